@@ -1,0 +1,37 @@
+// @ts-check
+import { defineConfig } from "astro/config";
+import react from "@astrojs/react";
+import tailwindcss from "@tailwindcss/vite";
+
+// The site is fully static: Operator chapters and public pages are prerendered from a content
+// snapshot (see src/server/build/). Everything dynamic lives in netlify/functions.
+export default defineConfig({
+  site: process.env.SITE_URL || "http://localhost:4321",
+  output: "static",
+  outDir: process.env.ASTRO_OUT_DIR || "./dist",
+  // Each build gets its own cache, so a server rebuilding and a test build never share one.
+  cacheDir: process.env.ASTRO_CACHE_DIR || "./node_modules/.astro",
+  trailingSlash: "never",
+  build: { format: "file" },
+  integrations: [react()],
+  // Astro hashes every script it emits (hydration, bundles, is:inline) into a <meta> CSP, so
+  // scripts run without 'unsafe-inline'. Styles allow inline (the toasts inject theirs at run
+  // time; a style cannot run code). netlify.toml adds, as a header, what a <meta> policy cannot
+  // carry (frame-ancestors); browsers enforce both.
+  security: { csp: { styleDirective: { resources: ["'self'", "'unsafe-inline'"] } } },
+  // `npm run dev` (src/server/build/dev.ts) serves pages on 4322 with hot reload and hands the API
+  // and photos to a running `npm start`.
+  server: { port: 4322 },
+  // No code blocks in the book, and Shiki's inline styles would not suit the CSP anyway.
+  markdown: { syntaxHighlight: false },
+  vite: {
+    plugins: [tailwindcss()],
+    server: {
+      proxy: {
+        "/api": process.env.DEV_API_URL || "http://127.0.0.1:4321",
+        "/uploads": process.env.DEV_API_URL || "http://127.0.0.1:4321",
+      },
+    },
+  },
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,189 @@
+/**
+ * `npm run bench`: figures, never pass/fail. Prints one table and writes bench/results.json.
+ *   - page weight per page type (HTML, CSS, JS, gzip)
+ *   - Lighthouse (mobile) for a chapter page, /apply and /assessment
+ *   - throughput and p50/p99 with autocannon against npm start on PGlite and on PostgreSQL, each as
+ *     a ratio to a bare node:http process answering the same bytes in the same run
+ *   - build time for the seed book and for 1,000 chapters of 5 subsections
+ *   - edit-to-live time for an Operator chapter; the server's peak memory under load
+ *   - the scan under load (bench/scan-load.ts: scans/s, p50/p99, lost or duplicated answers)
+ * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a scratch database is made and dropped).
+ * BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 20) set the load.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildSite } from "../src/server/build/site-builder.ts";
+import { seed } from "../src/server/content/seed.ts";
+import { openDatabase } from "../src/server/db/client.ts";
+import { chapters, subsections } from "../src/server/db/schema.ts";
+import { hashPassword } from "../src/server/auth/password.ts";
+import { adminAccounts } from "../src/server/db/schema.ts";
+import { issueAccessCode } from "../src/server/repositories/access-codes.ts";
+import { createScratchDatabase } from "../tests/support/databases.ts";
+import { pageWeight } from "../tests/support/page-weight.ts";
+import { lighthouseRun } from "./lib/lighthouse.ts";
+import { compare, CONNECTIONS, DURATION_S, type LoadCase } from "./lib/load.ts";
+import { startProduct, type ProductServer as Child } from "../tests/support/product-server.ts";
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "sb-bench-"));
+const results: Record<string, unknown> = {};
+const log = (line: string) => console.log(line);
+const ADMIN = { email: "bench@example.com", password: "bench password, long enough" };
+
+async function seconds<T>(task: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await task();
+  return [value, Number(((performance.now() - started) / 1000).toFixed(1))];
+}
+
+/** Prepares a database (migrated, seeded, an admin, a Mastermind code) and starts the product on it. */
+async function productOn(name: string, env: Record<string, string>, open: () => ReturnType<typeof openDatabase>) {
+  const handle = await open();
+  await handle.migrate();
+  await seed(handle.db);
+  await handle.db.insert(adminAccounts).values({ email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password) }).onConflictDoNothing();
+  const code = await issueAccessCode(handle.db, { level: "Mastermind" });
+  await handle.close();
+  const dataDir = path.join(work, name);
+  const [server, startSeconds] = await seconds(() => startProduct({ DATA_DIR: dataDir, SITE_DIR: path.join(dataDir, "site"), ...env }));
+  return { server, code, siteDir: path.join(dataDir, "site"), startSeconds };
+}
+
+async function cookieFrom(response: Response): Promise<string> {
+  await response.arrayBuffer();
+  return response.headers.getSetCookie()[0]!.split(";")[0]!;
+}
+
+async function loadCases(server: Child, code: { login: string; password: string }): Promise<LoadCase[]> {
+  const list = (await (await fetch(`${server.url}/api/chapters`)).json()) as Array<{ slug: string; level: string }>;
+  const open = list.find((c) => c.level === "Operator")!;
+  const locked = list.find((c) => c.level === "Mastermind")!;
+  const reader = await cookieFrom(
+    await fetch(`${server.url}/api/auth/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(code) }),
+  );
+  const { id } = (await (await fetch(`${server.url}/api/assessment/session`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { id: string };
+  return [
+    { name: "static chapter page", url: `${server.url}/${open.slug}`, headers: { "accept-encoding": "gzip" } },
+    { name: "GET /api/chapters", url: `${server.url}/api/chapters` },
+    { name: "locked chapter, signed in", url: `${server.url}/${locked.slug}`, headers: { cookie: reader } },
+    {
+      name: "assessment answer",
+      url: `${server.url}/api/assessment/response`,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sessionId: id, questionNumber: 1, answer: "B" }),
+    },
+  ];
+}
+
+async function editToLive(server: Child): Promise<number | null> {
+  const admin = await fetch(`${server.url}/api/admin/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+  if (admin.status !== 200) return null;
+  const cookie = await cookieFrom(admin);
+  const all = (await (await fetch(`${server.url}/api/admin/chapters`, { headers: { cookie } })).json()) as Array<Record<string, unknown>>;
+  const chapter = all.find((c) => c.level === "Operator")!;
+  const marker = `Edited for the bench at ${Date.now()}.`;
+  const started = performance.now();
+  const saved = await fetch(`${server.url}/api/admin/chapters/${chapter.id}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ slug: chapter.slug, title: chapter.title, content: `${chapter.content}\n\n${marker}`, readingTime: chapter.readingTime, order: chapter.order, level: "Operator" }),
+  });
+  if (saved.status !== 200) return null;
+  for (let i = 0; i < 600; i++) {
+    if ((await (await fetch(`${server.url}/${chapter.slug}`)).text()).includes(marker)) return Math.round(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
+
+async function bookOf(chapterCount: number, partsEach: number) {
+  const handle = await openDatabase({ driver: "pglite", dataDir: null });
+  await handle.migrate();
+  const paragraph = "A paragraph of a generated chapter, long enough to look like the real thing when it is rendered. ".repeat(4);
+  for (let start = 0; start < chapterCount; start += 100) {
+    const rows = await handle.db
+      .insert(chapters)
+      .values(Array.from({ length: Math.min(100, chapterCount - start) }, (_, i) => ({ slug: `generated-${start + i + 1}`, title: `Generated chapter ${start + i + 1}`, content: `## Heading\n\n${paragraph}\n\n- one\n- two`, order: start + i + 1, level: "Operator" })))
+      .returning({ id: chapters.id });
+    await handle.db.insert(subsections).values(rows.flatMap((row) => Array.from({ length: partsEach }, (_, p) => ({ chapterId: row.id, slug: `part-${p + 1}`, title: `Part ${p + 1}`, content: paragraph, order: p + 1 }))));
+  }
+  return handle;
+}
+
+try {
+  // Builds.
+  const seedBook = await openDatabase({ driver: "pglite", dataDir: null });
+  await seedBook.migrate();
+  await seed(seedBook.db);
+  const [, seedBuild] = await seconds(() => buildSite({ db: seedBook.db, outDir: path.join(work, "seed-site"), workDir: path.join(work, "seed-work") }));
+  await seedBook.close();
+  log(`Build, seed book: ${seedBuild} s`);
+  const big = await bookOf(1000, 5);
+  const [, bigBuild] = await seconds(() => buildSite({ db: big.db, outDir: path.join(work, "big-site"), workDir: path.join(work, "big-work") }));
+  await big.close();
+  const bigBytes = fs.readdirSync(path.join(work, "big-site"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).reduce((sum, f) => sum + fs.statSync(path.join(f.parentPath, f.name)).size, 0);
+  log(`Build, 1,000 chapters x 5 subsections: ${bigBuild} s (${Math.round(bigBytes / 2 ** 20)} MiB of output)`);
+  fs.rmSync(path.join(work, "big-site"), { recursive: true, force: true });
+  results.build = { seedBookSeconds: seedBuild, thousandChaptersSeconds: bigBuild, thousandChaptersOutputMiB: Math.round(bigBytes / 2 ** 20) };
+
+  // The product on the embedded database.
+  const embedded = await productOn("pglite", { DATABASE_URL: "" }, () => openDatabase({ driver: "pglite", dataDir: path.join(work, "pglite") }));
+  const list = (await (await fetch(`${embedded.server.url}/api/chapters`)).json()) as Array<{ slug: string; level: string }>;
+  const first = list.find((c) => c.level === "Operator")!;
+  const weights: Record<string, unknown> = {};
+  for (const [name, file] of [["chapter", `${first.slug}.html`], ["/apply", "apply.html"], ["/assessment", "assessment.html"], ["/admin", "admin.html"]] as const) {
+    if (fs.existsSync(path.join(embedded.siteDir, file))) weights[name] = pageWeight(embedded.siteDir, file);
+  }
+  results.pageWeight = weights;
+  console.table(weights);
+
+  const lighthouse = await lighthouseRun([`${embedded.server.url}/${first.slug}`, `${embedded.server.url}/apply`, `${embedded.server.url}/assessment`]);
+  results.lighthouse = Object.fromEntries([...lighthouse].map(([url, f]) => [new URL(url).pathname, f]));
+  console.table(results.lighthouse);
+
+  const loads: Record<string, unknown> = {};
+  for (const c of await loadCases(embedded.server, embedded.code)) loads[`pglite: ${c.name}`] = await compare(c);
+  const peakPglite = embedded.server.peakMemoryMiB();
+  const editPglite = await editToLive(embedded.server);
+  await embedded.server.stop();
+
+  // The product on PostgreSQL.
+  const pgUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  let peakPg: number | null = null;
+  try {
+    const scratch = await createScratchDatabase(pgUrl);
+    try {
+      const onPg = await productOn("pg", { DATABASE_URL: scratch.url }, () => openDatabase({ driver: "pg", url: scratch.url }));
+      for (const c of await loadCases(onPg.server, onPg.code)) loads[`postgres: ${c.name}`] = await compare(c);
+      peakPg = onPg.server.peakMemoryMiB();
+      await onPg.server.stop();
+    } finally {
+      await scratch.drop();
+    }
+  } catch (error) {
+    log(`PostgreSQL figures skipped: ${(error as Error).message}`);
+  }
+  results.load = loads;
+  console.table(loads);
+  results.editToLiveMs = editPglite;
+  results.peakMemoryMiB = { pglite: peakPglite, postgres: peakPg };
+  results.coldStartSeconds = embedded.startSeconds;
+  log(`Edit to live (Operator chapter, embedded database): ${editPglite ?? "n/a"} ms`);
+  log(`Peak server memory under load: ${peakPglite} MiB (PGlite), ${peakPg ?? "n/a"} MiB (PostgreSQL)`);
+  log(`Cold start (migrate, seed, build, listen): ${embedded.startSeconds} s`);
+
+  // The scan under load (issue 5): its own script, on PostgreSQL; its figures join these.
+  const scanRun = spawnSync(process.execPath, [path.join(import.meta.dirname, "scan-load.ts")], { stdio: "inherit", env: process.env });
+  const scanFile = path.join(import.meta.dirname, "out", "scan-load.json");
+  results.scanLoad = scanRun.status === 0 && fs.existsSync(scanFile) ? JSON.parse(fs.readFileSync(scanFile, "utf8")) : { error: `bench:scan exited with ${scanRun.status}` };
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const output = { date: new Date().toISOString(), machine, durationSeconds: DURATION_S, connections: CONNECTIONS, ...results };
+fs.writeFileSync(path.join(import.meta.dirname, "results.json"), `${JSON.stringify(output, null, 2)}\n`);
+log(`Machine: ${machine}. Written to bench/results.json.`);

@@ -1,0 +1,6 @@
+import type { Config, Context } from "@netlify/functions";
+import { adminChapterRestore } from "../../src/server/api/admin/chapters.ts";
+
+export default (request: Request, context: Context) => adminChapterRestore(request, context.params.id ?? "");
+
+export const config: Config = { path: "/api/admin/chapters/:id/restore" };

@@ -1,0 +1,189 @@
+/**
+ * The Access Codes tab (issue 6): issue a code for a level (the password is shown once, here),
+ * the list with level, status and last use, deactivate/reactivate, and a password reset.
+ */
+import { useStore } from "@nanostores/react";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { accessCodeInput } from "../../lib/content-schemas.ts";
+import type { Level } from "../../lib/levels.ts";
+import { notify } from "../../lib/notify.ts";
+import { isActiveCode, type IssuedCode } from "../../stores/admin-api.ts";
+import {
+  $accessCodes,
+  $accessCodesError,
+  issueAccessCode,
+  loadAccessCodes,
+  resetAccessCodePassword,
+  setAccessCodeActive,
+} from "../../stores/admin-access-codes.ts";
+import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
+import Field from "./Field.tsx";
+import LevelSelect from "./LevelSelect.tsx";
+import { card, formatTime, input, muted, primary, secondary } from "./ui.ts";
+
+export default function AccessCodesTab() {
+  const codes = useStore($accessCodes);
+  const error = useStore($accessCodesError);
+  const [level, setLevel] = useState<Level>("Architect");
+  const [login, setLogin] = useState("");
+  const [loginError, setLoginError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+  const [shown, setShown] = useState<{ issued: IssuedCode; reset: boolean } | null>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+
+  useEffect(() => {
+    void loadAccessCodes();
+  }, []);
+
+  async function onIssue(event: FormEvent) {
+    event.preventDefault();
+    const parsed = accessCodeInput.safeParse({ level, login: login.trim() });
+    if (!parsed.success) {
+      setLoginError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setLoginError(undefined);
+    setPending(true);
+    const issued = await issueAccessCode(level, parsed.data.login ?? "");
+    setPending(false);
+    if (issued) {
+      setShown({ issued, reset: false });
+      setLogin("");
+    }
+  }
+
+  const askReset = (codeLogin: string) =>
+    setConfirmation({
+      title: "Reset password?",
+      message: `${codeLogin} gets a new password and its current password stops working at once.`,
+      confirmLabel: "Reset Password",
+      action: async () => {
+        const issued = await resetAccessCodePassword(codeLogin);
+        if (issued) setShown({ issued, reset: true });
+      },
+    });
+
+  return (
+    <div className="space-y-6">
+      <section className={card} aria-labelledby="issue-code-title">
+        <h2 id="issue-code-title" className="font-serif text-lg">
+          Issue an access code
+        </h2>
+        <form className="mt-4 grid items-start gap-4 sm:grid-cols-[12rem_1fr_auto]" onSubmit={(e) => void onIssue(e)} noValidate>
+          <Field label="Level">
+            <LevelSelect value={level} onChange={setLevel} />
+          </Field>
+          <Field label="Login (optional)" hint="Leave empty to generate one." error={loginError}>
+            <input className={input} value={login} onChange={(e) => setLogin(e.target.value)} autoComplete="off" />
+          </Field>
+          <button type="submit" className={`${primary} sm:mt-6`} disabled={pending}>
+            {pending ? "Issuing..." : "Issue Code"}
+          </button>
+        </form>
+        {shown && <IssuedCredentials issued={shown.issued} reset={shown.reset} onDone={() => setShown(null)} />}
+      </section>
+
+      <section aria-labelledby="codes-title">
+        <h2 id="codes-title" className="font-serif text-lg">
+          Access codes ({codes.length})
+        </h2>
+        {error && (
+          <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+            Error loading access codes: {error}
+          </p>
+        )}
+        {codes.length === 0 ? (
+          <p className={`${muted} mt-2`}>No access codes yet.</p>
+        ) : (
+          <div className="mt-3 overflow-x-auto rounded-lg border border-[var(--color-line)]">
+            <table className="w-full min-w-[40rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
+              <thead className="border-b border-[var(--color-line)] text-[var(--color-muted)]">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-medium">Login</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Level</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Status</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Last used</th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {codes.map((code) => {
+                  const active = isActiveCode(code);
+                  return (
+                    <tr key={code.id} className="border-b border-[var(--color-line)] last:border-0">
+                      <td className="px-3 py-2 font-mono">{code.login}</td>
+                      <td className="px-3 py-2">{code.level}</td>
+                      <td className="px-3 py-2">{active ? "Active" : "Inactive"}</td>
+                      <td className="px-3 py-2">{code.usedAt ? formatTime(code.usedAt) : "Never"}</td>
+                      <td className="px-3 py-2">
+                        <div className="flex justify-end gap-2">
+                          <button
+                            type="button"
+                            className={secondary}
+                            onClick={() => void setAccessCodeActive(code.login, !active)}
+                            aria-label={`${active ? "Deactivate" : "Reactivate"} ${code.login}`}
+                          >
+                            {active ? "Deactivate" : "Reactivate"}
+                          </button>
+                          <button type="button" className={secondary} onClick={() => askReset(code.login)} aria-label={`Reset password of ${code.login}`}>
+                            Reset Password
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+    </div>
+  );
+}
+
+function IssuedCredentials({ issued, reset, onDone }: { issued: IssuedCode; reset: boolean; onDone: () => void }) {
+  const titleId = useId();
+  return (
+    <div role="region" aria-labelledby={titleId} className="mt-5 rounded-md border-2 border-[var(--color-accent)] p-4" data-testid="issued-code">
+      <h3 id={titleId} className="font-medium">
+        {reset ? `New password for ${issued.login}` : `New ${issued.level} access code`}
+      </h3>
+      <p className="mt-1 text-sm font-medium">The password is shown only now. Copy it and give it to the client: it cannot be shown again.</p>
+      <dl className="mt-3 space-y-2 text-sm">
+        <Credential name="Login" value={issued.login} />
+        <Credential name="Password" value={issued.password} />
+      </dl>
+      <button type="button" className={`${secondary} mt-4`} onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+function Credential({ name, value }: { name: string; value: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      notify({ title: "Copied", description: `${name} copied to the clipboard` });
+    } catch {
+      notify({ title: "Copy failed", description: "Select the text and copy it by hand.", variant: "destructive" });
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <dt className="w-20 text-[var(--color-muted)]">{name}</dt>
+      <dd className="flex flex-wrap items-center gap-3">
+        <span className="select-all font-mono" data-testid={`issued-${name.toLowerCase()}`}>
+          {value}
+        </span>
+        <button type="button" className={secondary} onClick={() => void copy()} aria-label={`Copy ${name.toLowerCase()}`}>
+          Copy
+        </button>
+      </dd>
+    </div>
+  );
+}

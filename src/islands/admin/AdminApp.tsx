@@ -1,0 +1,101 @@
+/**
+ * The admin panel (SPEC.md section 2, issue 6): the sign-in (or first-admin setup) form, then
+ * tabs Chapters and Assessment Submissions with their counts, Access Codes, the publishing
+ * status and logout. One polite live region announces reorders.
+ */
+import { useStore } from "@nanostores/react";
+import { useEffect, useState } from "react";
+import { $announcement } from "../../stores/admin-announcer.ts";
+import { $chapters, $chaptersError, loadChapters, loadDeleted } from "../../stores/admin-content.ts";
+import { $adminSession, loadAdminSession, signOut } from "../../stores/admin-session.ts";
+import { $submissions, loadSubmissions } from "../../stores/admin-submissions.ts";
+import AccessCodesTab from "./AccessCodesTab.tsx";
+import ChaptersTab from "./ChaptersTab.tsx";
+import PublishStatus from "./PublishStatus.tsx";
+import SignIn from "./SignIn.tsx";
+import SubmissionsTab from "./SubmissionsTab.tsx";
+import { TabPanel, Tabs } from "./Tabs.tsx";
+import { secondary } from "./ui.ts";
+
+function Loading() {
+  return (
+    <p role="status" className="px-5 py-16 text-center text-[var(--color-muted)]">
+      Loading admin panel...
+    </p>
+  );
+}
+
+export default function AdminApp() {
+  const session = useStore($adminSession);
+  const [setupToken, setSetupToken] = useState<string | null>(null);
+
+  useEffect(() => {
+    setSetupToken(new URLSearchParams(location.search).get("setup"));
+    void loadAdminSession();
+  }, []);
+
+  if (session.status === "loading") return <Loading />;
+  if (session.status === "signed-out") return <SignIn setupToken={session.setupRequired ? setupToken : null} />;
+  return <Panel email={session.email} />;
+}
+
+type Tab = "chapters" | "submissions" | "codes";
+
+function Panel({ email }: { email: string }) {
+  const chapters = useStore($chapters);
+  const chaptersError = useStore($chaptersError);
+  const submissions = useStore($submissions);
+  const announcement = useStore($announcement);
+  const [ready, setReady] = useState(false);
+  const [tab, setTab] = useState<Tab>("chapters");
+
+  useEffect(() => {
+    void Promise.all([loadChapters(), loadDeleted(), loadSubmissions()]).then(() => setReady(true));
+  }, []);
+
+  if (!ready) return <Loading />;
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-3xl">Admin Panel</h1>
+          <p className="mt-1 text-sm text-[var(--color-muted)]">Signed in as {email}</p>
+        </div>
+        <button type="button" className={secondary} onClick={() => void signOut()}>
+          Log Out
+        </button>
+      </div>
+      <div className="mt-4">
+        <PublishStatus />
+      </div>
+      <div className="mt-6">
+        <Tabs
+          label="Admin sections"
+          idPrefix="admin"
+          selected={tab}
+          onSelect={setTab}
+          items={[
+            { id: "chapters", label: `Chapters (${chapters.length})` },
+            { id: "submissions", label: `Assessment Submissions (${submissions.length})` },
+            { id: "codes", label: "Access Codes" },
+          ]}
+        />
+        <TabPanel idPrefix="admin" id={tab}>
+          {tab === "chapters" &&
+            (chaptersError ? (
+              <p role="alert" className="text-red-700 dark:text-red-400">
+                Error loading chapters: {chaptersError}
+              </p>
+            ) : (
+              <ChaptersTab />
+            ))}
+          {tab === "submissions" && <SubmissionsTab />}
+          {tab === "codes" && <AccessCodesTab />}
+        </TabPanel>
+      </div>
+      <div aria-live="polite" aria-atomic="true" className="sr-only" data-testid="announcer">
+        {announcement}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * A chapter card (SPEC.md section 2): title, level badge, order and slug; expanded, the reading
+ * time, a 100-character content preview and the subsections (fetched fresh on each expansion).
+ * Actions: expand/collapse, add subsection, edit, delete.
+ */
+import { useStore } from "@nanostores/react";
+import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { levelOf } from "../../lib/levels.ts";
+import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
+import { $subsections, loadSubsections } from "../../stores/admin-content.ts";
+import { ChevronIcon, GripIcon } from "./icons.tsx";
+import { SORTABLE_ITEM } from "./sortable-list.ts";
+import SubsectionList from "./SubsectionList.tsx";
+import { badge, danger, muted, secondary } from "./ui.ts";
+
+export const PREVIEW_LENGTH = 100;
+
+export function contentPreview(content: string): string {
+  return content.length > PREVIEW_LENGTH ? `${content.slice(0, PREVIEW_LENGTH)}...` : content;
+}
+
+const levelBadge: Record<string, string> = {
+  Operator: "",
+  Architect: "border-sky-700 text-sky-800 dark:border-sky-400 dark:text-sky-300",
+  Mastermind: "border-[var(--color-accent)] text-[var(--color-accent)]",
+};
+
+interface Props {
+  chapter: AdminChapter;
+  hintId: string;
+  onKeyDown: (event: KeyboardEvent) => void;
+  onAddSubsection: (chapter: AdminChapter) => void;
+  onEdit: (chapter: AdminChapter) => void;
+  onDelete: (chapter: AdminChapter) => void;
+  onEditSubsection: (chapter: AdminChapter, subsection: AdminSubsection) => void;
+  onDeleteSubsection: (subsection: AdminSubsection) => void;
+}
+
+export default function ChapterCard(props: Props) {
+  const { chapter, hintId, onKeyDown, onAddSubsection, onEdit, onDelete, onEditSubsection, onDeleteSubsection } = props;
+  const [expanded, setExpanded] = useState(false);
+  const all = useStore($subsections);
+  const subsections = all[chapter.id];
+  const detailsId = useId();
+  const titleId = useId();
+  const level = levelOf(chapter.level);
+
+  useEffect(() => {
+    if (expanded) void loadSubsections(chapter.id);
+  }, [expanded, chapter.id]);
+
+  return (
+    <li
+      {...{ [SORTABLE_ITEM]: "" }}
+      data-chapter-id={chapter.id}
+      tabIndex={0}
+      aria-labelledby={titleId}
+      aria-describedby={hintId}
+      onKeyDown={onKeyDown}
+      className="rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-4 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)]"
+    >
+      <div className="flex flex-wrap items-start gap-3">
+        <span
+          data-drag-handle="chapter"
+          className="mt-0.5 cursor-grab touch-none rounded p-1 text-[var(--color-muted)] hover:bg-[var(--color-line)]"
+          title="Drag to reorder"
+        >
+          <GripIcon />
+        </span>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 id={titleId} className="font-serif text-lg">
+              {chapter.title}
+            </h3>
+            <span className={`${badge} ${levelBadge[level]}`}>{level}</span>
+          </div>
+          <p className={`${muted} mt-1`}>
+            Order: {chapter.order} · Slug: <code className="font-mono">{chapter.slug}</code>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className={secondary}
+            aria-expanded={expanded}
+            aria-controls={detailsId}
+            onClick={() => setExpanded(!expanded)}
+            aria-label={`${expanded ? "Collapse" : "Expand"} ${chapter.title}`}
+          >
+            <ChevronIcon open={expanded} />
+            {expanded ? "Collapse" : "Expand"}
+          </button>
+          <button type="button" className={secondary} onClick={() => onAddSubsection(chapter)} aria-label={`Add subsection to ${chapter.title}`}>
+            Add Subsection
+          </button>
+          <button type="button" className={secondary} onClick={() => onEdit(chapter)} aria-label={`Edit ${chapter.title}`}>
+            Edit
+          </button>
+          <button type="button" className={danger} onClick={() => onDelete(chapter)} aria-label={`Delete ${chapter.title}`}>
+            Delete
+          </button>
+        </div>
+      </div>
+      <div id={detailsId} hidden={!expanded} className="mt-4 space-y-3 border-t border-[var(--color-line)] pt-4">
+        {expanded && (
+          <>
+            <p className="text-sm">
+              <span className="font-medium">Reading time:</span> {chapter.readingTime} minutes
+            </p>
+            <p className="text-sm text-[var(--color-muted)]" data-testid="content-preview">
+              {contentPreview(chapter.content)}
+            </p>
+            <h4 className="text-sm font-semibold">Subsections</h4>
+            {subsections === undefined ? (
+              <p className={muted}>Loading subsections...</p>
+            ) : (
+              <SubsectionList
+                chapterId={chapter.id}
+                subsections={subsections}
+                hintId={hintId}
+                onEdit={(s) => onEditSubsection(chapter, s)}
+                onDelete={onDeleteSubsection}
+              />
+            )}
+          </>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * The Assessment Submissions tab (SPEC.md section 2): newest first; name, email, score, level,
+ * start and completion times ('In progress' without one); View/Hide Answers; a filter, a CSV
+ * download and the score distribution.
+ */
+import { useStore } from "@nanostores/react";
+import { useId, useState } from "react";
+import type { Submission } from "../../stores/admin-api.ts";
+import { $submissions, $submissionsError, isCompleted } from "../../stores/admin-submissions.ts";
+import ScoreChart from "./ScoreChart.tsx";
+import { card, formatTime, input, label, muted, secondary } from "./ui.ts";
+
+type Filter = "all" | "completed" | "in-progress";
+
+export default function SubmissionsTab() {
+  const submissions = useStore($submissions);
+  const error = useStore($submissionsError);
+  const [filter, setFilter] = useState<Filter>("all");
+  const filterId = useId();
+  const shown = submissions.filter((s) => filter === "all" || (filter === "completed") === isCompleted(s));
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <label htmlFor={filterId} className={label}>
+            Show
+          </label>
+          <select id={filterId} className={`${input} w-48`} value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
+            <option value="all">All</option>
+            <option value="completed">Completed</option>
+            <option value="in-progress">In progress</option>
+          </select>
+        </div>
+        <a href="/api/admin/assessment/sessions.csv" download className={secondary}>
+          Download CSV
+        </a>
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          Error loading submissions: {error}
+        </p>
+      )}
+      <ScoreChart submissions={submissions} />
+      {shown.length === 0 ? (
+        <p className={muted}>No submissions{filter === "all" ? " yet" : " match this filter"}.</p>
+      ) : (
+        <ul className="space-y-3" aria-label="Submissions">
+          {shown.map((submission) => (
+            <SubmissionCard key={submission.id} submission={submission} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function SubmissionCard({ submission }: { submission: Submission }) {
+  const [open, setOpen] = useState(false);
+  const answersId = useId();
+  const answers = [...submission.responses].sort((a, b) => a.questionNumber - b.questionNumber);
+  const name = submission.name || "Anonymous";
+  return (
+    <li className={card}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="font-medium">{name}</h3>
+          <p className={muted}>{submission.email || "No email"}</p>
+        </div>
+        <div className="text-right">
+          {isCompleted(submission) ? (
+            <>
+              <p className="font-serif text-2xl" aria-label={`Score ${submission.score ?? "—"}`}>
+                {submission.score ?? "—"}
+              </p>
+              <p className={muted}>{submission.scoreBreakdown?.level ?? ""}</p>
+            </>
+          ) : (
+            <p className="rounded-full border border-[var(--color-line)] px-2.5 py-0.5 text-sm">In progress</p>
+          )}
+        </div>
+      </div>
+      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="text-[var(--color-muted)]">Started</dt>
+        <dd>{formatTime(submission.startedAt)}</dd>
+        <dt className="text-[var(--color-muted)]">Completed</dt>
+        <dd>{submission.completedAt ? formatTime(submission.completedAt) : "In progress"}</dd>
+      </dl>
+      <button type="button" className={`${secondary} mt-3`} aria-expanded={open} aria-controls={answersId} onClick={() => setOpen(!open)}>
+        {open ? "Hide Answers" : "View Answers"}
+      </button>
+      <div id={answersId} hidden={!open}>
+        {open &&
+          (answers.length === 0 ? (
+            <p className={`${muted} mt-3`}>No answers yet.</p>
+          ) : (
+            <ol className="mt-3 grid grid-cols-3 gap-2 text-sm sm:grid-cols-5" aria-label={`Answers of ${name}`}>
+              {answers.map((answer) => (
+                <li key={answer.id} className="rounded border border-[var(--color-line)] px-2 py-1">
+                  Q{answer.questionNumber}: <span className="font-semibold">{answer.answer}</span>
+                </li>
+              ))}
+            </ol>
+          ))}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * The Add Subsection and Edit Subsection dialogs' form (SPEC.md section 5): title, slug
+ * (optional: made from the title), content, a photo by upload or URL with a preview that hides
+ * when the image fails to load, its description, and the order (a new subsection's defaults to
+ * the chapter's count of subsections; a non-numeric value becomes 0).
+ */
+import { useRef, useState, type FormEvent } from "react";
+import { subsectionInput, toWholeNumber } from "../../lib/content-schemas.ts";
+import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
+import { createSubsection, updateSubsection } from "../../stores/admin-content.ts";
+import Field from "./Field.tsx";
+import { fieldErrors, focusFirstError, type FieldErrors } from "./form-errors.ts";
+import { uploadPhoto } from "./upload-photo.ts";
+import { input, primary, secondary } from "./ui.ts";
+
+interface Props {
+  chapter: AdminChapter;
+  subsection?: AdminSubsection;
+  /** A new subsection's order: the count of the chapter's subsections. */
+  defaultOrder?: number;
+  onDone: () => void;
+}
+
+export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, onDone }: Props) {
+  const form = useRef<HTMLFormElement>(null);
+  const [title, setTitle] = useState(subsection?.title ?? "");
+  const [slug, setSlug] = useState(subsection?.slug ?? "");
+  const [content, setContent] = useState(subsection?.content ?? "");
+  const [photo, setPhoto] = useState(subsection?.photo ?? "");
+  const [photoAlt, setPhotoAlt] = useState(subsection?.photoAlt ?? "");
+  const [order, setOrder] = useState(String(subsection?.order ?? defaultOrder));
+  const [brokenPhoto, setBrokenPhoto] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+
+  async function onFile(file: File | undefined) {
+    if (!file) return;
+    setUploading(true);
+    const url = await uploadPhoto(file);
+    setUploading(false);
+    if (url) setPhoto(url);
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = subsectionInput.safeParse({
+      chapterId: chapter.id,
+      title,
+      content,
+      photo: photo.trim(),
+      photoAlt: photoAlt.trim() || null,
+      order: toWholeNumber(order),
+      slug: slug.trim(),
+    });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      requestAnimationFrame(() => focusFirstError(form.current));
+      return;
+    }
+    setErrors({});
+    const data = parsed.data;
+    const payload = {
+      chapterId: data.chapterId,
+      title: data.title,
+      content: data.content,
+      photo: data.photo || null,
+      photoAlt: data.photoAlt ?? null,
+      order: data.order ?? 0,
+      ...(data.slug ? { slug: data.slug } : {}),
+    };
+    setPending(true);
+    const ok = subsection ? await updateSubsection(subsection.id, payload) : await createSubsection(payload);
+    setPending(false);
+    if (ok) onDone();
+  }
+
+  const showPreview = photo.trim() !== "" && brokenPhoto !== photo;
+  return (
+    <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
+      <p className="text-sm text-[var(--color-muted)]">
+        Chapter: <span className="font-medium text-[var(--color-ink)]">{chapter.title}</span>
+      </p>
+      <Field label="Title" error={errors.title}>
+        <input className={input} value={title} onChange={(e) => setTitle(e.target.value)} data-autofocus />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+        <Field label="Slug (optional)" hint={subsection ? "Leave empty to keep the current slug." : "Leave empty to make it from the title."} error={errors.slug}>
+          <input className={input} value={slug} onChange={(e) => setSlug(e.target.value)} />
+        </Field>
+        <Field label="Order" error={errors.order}>
+          <input className={input} type="number" min={0} inputMode="numeric" value={order} onChange={(e) => setOrder(e.target.value)} />
+        </Field>
+      </div>
+      <Field label="Content" error={errors.content}>
+        <textarea className={`${input} min-h-40 font-mono text-sm`} rows={8} value={content} onChange={(e) => setContent(e.target.value)} />
+      </Field>
+      <fieldset className="space-y-3 rounded-md border border-[var(--color-line)] p-4">
+        <legend className="px-1 text-sm font-medium">Photo (optional)</legend>
+        <Field label="Upload an image" hint="JPEG, PNG, WebP, GIF or AVIF, at most 4 MB.">
+          <input
+            className={`${input} file:mr-3 file:rounded file:border-0 file:bg-[var(--color-line)] file:px-3 file:py-1 file:text-[var(--color-ink)]`}
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+            disabled={uploading}
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
+        </Field>
+        {uploading && (
+          <p role="status" className="text-sm text-[var(--color-muted)]">
+            Uploading...
+          </p>
+        )}
+        <Field label="Or photo URL" error={errors.photo}>
+          <input className={input} type="url" inputMode="url" placeholder="https://" value={photo} onChange={(e) => setPhoto(e.target.value)} />
+        </Field>
+        <Field label="Photo description (alt text)" error={errors.photoAlt}>
+          <input className={input} value={photoAlt} onChange={(e) => setPhotoAlt(e.target.value)} />
+        </Field>
+        {showPreview && (
+          <img
+            src={photo}
+            alt={photoAlt || "Photo preview"}
+            data-testid="photo-preview"
+            className="max-h-48 rounded-md border border-[var(--color-line)] object-contain"
+            onError={() => setBrokenPhoto(photo)}
+          />
+        )}
+        {photo.trim() !== "" && (
+          <button type="button" className={secondary} onClick={() => setPhoto("")}>
+            Remove photo
+          </button>
+        )}
+      </fieldset>
+      <div className="flex justify-end gap-3 pt-2">
+        <button type="button" className={secondary} onClick={onDone} disabled={pending}>
+          Cancel
+        </button>
+        <button type="submit" className={primary} disabled={pending || uploading}>
+          {pending ? "Saving..." : subsection ? "Save Changes" : "Add Subsection"}
+        </button>
+      </div>
+    </form>
+  );
+}

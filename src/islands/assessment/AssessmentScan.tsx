@@ -1,0 +1,293 @@
+/**
+ * The Mental Operating System Scan at /assessment (SPEC.md section 4, "Assessment flow"): a
+ * session is created on opening; 15 questions one at a time; 'One Final Step' asks for name and
+ * email; 'Scan Complete' shows the result. Saving, retries and reload-resume live in scan-sync.ts.
+ */
+import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from "react";
+import { apiRequest } from "../../lib/api-client.ts";
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact.ts";
+import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/model.ts";
+import { notify } from "../../lib/notify.ts";
+import ResultDescription from "./ResultDescription.tsx";
+import { browserStore, readScan } from "./scan-storage.ts";
+import { ScanSync } from "./scan-sync.ts";
+
+interface Props {
+  questions: PublicQuestion[];
+  /** The external scheduling page for the free first call. */
+  scheduleUrl: string;
+}
+
+type Phase = "loading" | "questions" | "contact" | "result";
+
+const button =
+  "inline-flex items-center justify-center rounded-md px-5 py-2.5 text-sm font-semibold transition disabled:cursor-not-allowed disabled:opacity-40 aria-disabled:cursor-not-allowed aria-disabled:opacity-40";
+const primary = `${button} bg-accent text-accent-ink hover:opacity-90`;
+const secondary = `${button} border border-line hover:bg-panel`;
+
+const failStart = () =>
+  notify({ title: "Error", description: "Failed to start assessment. Please try again.", variant: "destructive" });
+
+export default function AssessmentScan({ questions, scheduleUrl }: Props) {
+  const sync = useRef<ScanSync | null>(null);
+  const [phase, setPhase] = useState<Phase>("loading");
+  const [processing, setProcessing] = useState(false);
+  const [, setVersion] = useState(0);
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [result, setResult] = useState<ScanResult | null>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  const refresh = () => setVersion((v) => v + 1);
+
+  // Opening the page creates a session at once, or resumes the one this tab had before a reload.
+  useEffect(() => {
+    if (sync.current) return;
+    const store = browserStore();
+    const stored = readScan(store);
+    const scan = new ScanSync({ request: apiRequest, store }, stored);
+    sync.current = scan;
+    setPhase("questions");
+    if (!stored) {
+      void scan.ensureSession().then((ok) => ok || failStart());
+      return;
+    }
+    setProcessing(true);
+    void scan.resume().then((outcome) => {
+      if (outcome === "restarted") {
+        notify({ title: "New Scan", description: "Your earlier scan could not be continued, so a new one has started." });
+      } else if (!scan.sessionId) {
+        failStart();
+      }
+      setProcessing(false);
+      refresh();
+    });
+  }, []);
+
+  useEffect(() => {
+    if (phase === "result") {
+      window.scrollTo(0, 0);
+      resultHeading.current?.focus();
+    }
+  }, [phase]);
+
+  // Before hydration (the prerendered page) the first question is shown with its controls disabled,
+  // in the very layout it will have once the scan is ready, so nothing moves when it starts.
+  const scan = sync.current;
+  const ready = phase !== "loading" && scan !== null;
+
+  if (phase === "result" && result) {
+    return (
+      <Frame>
+        <h1 ref={resultHeading} tabIndex={-1} className="text-3xl font-semibold tracking-tight outline-none">
+          Scan Complete
+        </h1>
+        <div className="mt-8 rounded-lg border border-line bg-panel p-6">
+          <p className="text-sm uppercase tracking-widest text-muted">Total score</p>
+          <p className="mt-1 text-5xl font-semibold" data-testid="total-score">
+            {result.totalScore}
+          </p>
+          <p className="mt-4 text-sm uppercase tracking-widest text-muted">Level</p>
+          <p className="mt-1 text-2xl font-semibold" data-testid="level">
+            {result.level}
+          </p>
+        </div>
+        <div className="mt-8">
+          <ResultDescription text={result.description} />
+        </div>
+        <div className="mt-10 flex flex-wrap gap-3">
+          <a className={primary} href={scheduleUrl} target="_blank" rel="noopener noreferrer">
+            Claim Your Free Session
+          </a>
+          <a className={secondary} href="/" onClick={() => window.scrollTo(0, 0)}>
+            Start The Journey
+          </a>
+        </div>
+      </Frame>
+    );
+  }
+
+  const index = scan?.index ?? 0;
+  const question = questions[index]!;
+  const number = question.id;
+  const chosen = scan?.answers[number];
+  const last = index === questions.length - 1;
+  const percent = Math.round(((index + 1) / QUESTION_COUNT) * 100);
+
+  const choose = (answer: Answer) => {
+    if (!scan) return;
+    scan.choose(number, answer);
+    refresh();
+  };
+
+  const next = async (event?: SubmitEvent) => {
+    event?.preventDefault();
+    if (processing || !scan) return;
+    if (!chosen) {
+      notify({ title: "Please select an answer", description: "Choose one option before proceeding." });
+      return;
+    }
+    setProcessing(true);
+    const saved = await scan.save(number);
+    if (!saved) {
+      notify({
+        title: "Answer Not Saved",
+        description: `We could not save your answer to question ${number}. It is kept here and will be sent again before your results.`,
+        variant: "destructive",
+      });
+    }
+    if (last) setPhase("contact");
+    else scan.goTo(index + 1);
+    setProcessing(false);
+    refresh();
+  };
+
+  const previous = () => {
+    if (scan && index > 0 && !processing) {
+      scan.goTo(index - 1);
+      refresh();
+    }
+  };
+
+  const submitContact = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (processing || !scan) return;
+    const problem = contactProblem(name, email);
+    if (problem === "required") {
+      notify({ title: "Required Information", description: "Please provide both name and email." });
+      return;
+    }
+    if (problem === "invalid-email") {
+      notify({ title: "Invalid Email", description: "Please enter a valid email address." });
+      return;
+    }
+    if (problem === "too-long") {
+      notify({
+        title: "Too Long",
+        description: `Please keep your name within ${NAME_MAX_LENGTH} characters and your email within ${EMAIL_MAX_LENGTH}.`,
+      });
+      return;
+    }
+    setProcessing(true);
+    try {
+      setResult(await scan.complete({ name: name.trim(), email: email.trim() }));
+      setPhase("result");
+    } catch {
+      notify({ title: "Error", description: "Failed to complete assessment. Please try again.", variant: "destructive" });
+      setPhase("questions");
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  if (phase === "contact") {
+    return (
+      <Frame>
+        <Title />
+        <form className="mt-10 rounded-lg border border-line bg-panel p-6" onSubmit={submitContact} noValidate>
+          <h2 className="text-2xl font-semibold">One Final Step</h2>
+          <p className="mt-2 text-muted">Enter your name and email to see your results.</p>
+          <label className="mt-6 block text-sm font-medium" htmlFor="scan-name">
+            Name
+          </label>
+          <input
+            id="scan-name"
+            name="name"
+            autoComplete="name"
+            autoFocus
+            maxLength={NAME_MAX_LENGTH}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            disabled={processing}
+            className="mt-1 w-full rounded-md border border-line bg-transparent px-3 py-2"
+          />
+          <label className="mt-4 block text-sm font-medium" htmlFor="scan-email">
+            Email
+          </label>
+          <input
+            id="scan-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            maxLength={EMAIL_MAX_LENGTH}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            disabled={processing}
+            className="mt-1 w-full rounded-md border border-line bg-transparent px-3 py-2"
+          />
+          <button type="submit" className={`${primary} mt-6 w-full`} disabled={processing}>
+            {processing ? "Analyzing..." : "Get My Results"}
+          </button>
+        </form>
+      </Frame>
+    );
+  }
+
+  return (
+    <Frame>
+      <Title />
+      <div className="mt-8">
+        <p className="text-sm text-muted" aria-live="polite" data-testid="progress-text">
+          {index + 1} of {QUESTION_COUNT}
+        </p>
+        <div
+          role="progressbar"
+          aria-label="Scan progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          className="mt-2 h-1.5 w-full overflow-hidden rounded-full bg-line"
+        >
+          <div className="h-full bg-accent transition-[width]" style={{ width: `${percent}%` }} />
+        </div>
+      </div>
+      <form className="mt-8" onSubmit={next}>
+        <fieldset key={number}>
+          <legend className="text-2xl font-semibold leading-snug">{question.text}</legend>
+          <div className="mt-6 space-y-3">
+            {question.options.map((option) => (
+              <label
+                key={option.value}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-line p-4 transition hover:bg-panel has-[:checked]:border-accent has-[:checked]:bg-panel has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent"
+              >
+                <input
+                  type="radio"
+                  name={`question-${number}`}
+                  value={option.value}
+                  checked={chosen === option.value}
+                  onChange={() => choose(option.value)}
+                  disabled={!ready}
+                  className="mt-1 accent-[var(--color-accent)]"
+                />
+                <span>
+                  <span className="mr-2 font-semibold">{option.value}.</span>
+                  {option.text}
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="mt-8 flex items-center justify-between gap-3">
+          <button type="button" className={secondary} onClick={previous} disabled={index === 0 || processing || !ready}>
+            Previous
+          </button>
+          <button type="submit" className={primary} disabled={processing || !ready} aria-disabled={!chosen || undefined}>
+            {last ? "Complete Scan" : "Next"}
+          </button>
+        </div>
+      </form>
+    </Frame>
+  );
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  return <div className="mx-auto max-w-2xl px-6 py-12">{children}</div>;
+}
+
+function Title() {
+  return (
+    <header>
+      <p className="text-sm uppercase tracking-widest text-muted">Self-assessment</p>
+      <h1 className="mt-2 text-3xl font-semibold tracking-tight">Mental Operating System Scan</h1>
+    </header>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * /resume (SPEC.md section 2): the 'Enter The System' login card, or 'System Access Granted'
+ * with the level and 'Exit System'. A back button goes to the first chapter of the remembered
+ * level. This is also where readers without access to a level are sent.
+ */
+import { useStore } from "@nanostores/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { $auth, login, logout, restoreAuth } from "../../stores/auth.ts";
+import { $levelChapters, startReader } from "../../stores/reader-chapters.ts";
+import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
+
+const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
+const input =
+  "mt-1 w-full rounded-md border border-[var(--color-line)] bg-[var(--color-page)] px-3 py-2 text-[var(--color-ink)] outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)] disabled:opacity-60";
+const primary =
+  "inline-flex w-full items-center justify-center rounded-md bg-[var(--color-accent)] px-4 py-2.5 font-medium text-[var(--color-accent-ink)] hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--color-accent)] disabled:cursor-not-allowed disabled:opacity-50";
+
+export default function ResumeCard() {
+  const auth = useStore($auth);
+  const level = useStore($selectedLevel);
+  const chapters = useStore($levelChapters);
+  const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
+  const [pending, setPending] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  useEffect(() => {
+    void restoreAuth();
+    void startReader();
+  }, []);
+
+  const ready = code.trim() !== "" && password !== "" && !pending;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!ready) return;
+    setPending(true);
+    const ok = await login(code.trim(), password);
+    setPending(false);
+    if (ok) {
+      setCode("");
+      setPassword("");
+      const granted = $auth.get().accessLevel;
+      if (granted) selectLevel(granted);
+    }
+  }
+
+  async function onExit() {
+    setLeaving(true);
+    await logout();
+    setLeaving(false);
+  }
+
+  const back = chapters[0] ? `/${chapters[0].slug}` : "/";
+
+  return (
+    <div className="mx-auto w-full max-w-md px-5 py-16">
+      <a href={back} className="mb-6 inline-flex items-center gap-2 text-sm text-[var(--color-muted)] hover:text-[var(--color-ink)]">
+        <span aria-hidden="true">←</span> Back to {level} chapters
+      </a>
+      {auth.isLoading ? (
+        <div className={card} aria-busy="true">
+          <p className="text-[var(--color-muted)]">Loading...</p>
+        </div>
+      ) : auth.isAuthenticated ? (
+        <section className={card} aria-labelledby="access-title">
+          <h1 id="access-title" className="font-serif text-2xl">System Access Granted</h1>
+          <p className="mt-4 font-medium">Level: {auth.accessLevel}</p>
+          <p className="mt-1 text-[var(--color-muted)]">You have access to {auth.accessLevel} level content</p>
+          <button type="button" className={`${primary} mt-6`} onClick={onExit} disabled={leaving}>
+            Exit System
+          </button>
+        </section>
+      ) : (
+        <section className={card} aria-labelledby="enter-title">
+          <h1 id="enter-title" className="font-serif text-2xl">Enter The System</h1>
+          <form className="mt-6 space-y-4" onSubmit={onSubmit} noValidate>
+            <label className="block text-sm font-medium">
+              Access Code
+              <input
+                className={input}
+                name="login"
+                autoComplete="username"
+                placeholder="Architect2847"
+                value={code}
+                disabled={pending}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            </label>
+            <label className="block text-sm font-medium">
+              Password
+              <input
+                className={input}
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                value={password}
+                disabled={pending}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+            <button type="submit" className={primary} disabled={!ready}>
+              {pending ? "Validating..." : "Enter"}
+            </button>
+          </form>
+          <p className="mt-6 text-sm text-[var(--color-muted)]">
+            Access codes are provided upon enrollment. Contact support if you need assistance.
+          </p>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+/**
+ * The chapter navigator (SPEC.md sections 2, 4 and 9): the header's menu toggle, the 64 px rail
+ * of numbered chapters (reader pages only) and the 320 px drawer with the chapter list, the
+ * level switch and the footer links.
+ *
+ * Server-rendered with the build's chapter list, so the rail and its links work before any
+ * script runs. It reads the current chapter from the `$currentChapter` store (set from the
+ * page's `data-chapter-slug`, or by a reader that loads its chapter at run time), never from
+ * how the chapter got onto the page.
+ */
+import { useStore } from "@nanostores/react";
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { canAccess, LEVELS, type Level } from "../../lib/levels.ts";
+import { FOOTER_LINKS, railNumber } from "./links.ts";
+import { $auth } from "../../stores/auth.ts";
+import {
+  $currentChapter,
+  $levelChapters,
+  chaptersFor,
+  seedChapterList,
+  startReader,
+  type ChapterEntry,
+} from "../../stores/reader-chapters.ts";
+import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
+import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
+import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
+
+export const DRAWER_NAVIGATION_DELAY_MS = 300;
+export const DRAWER_LIST_SCROLL_DELAY_MS = 100;
+
+interface Props {
+  /** The chapter list the page was built with (no content). */
+  chapters: ChapterEntry[];
+  /** The chapter on this page, for the server render. */
+  current?: string;
+  /** Show the side rail (reader pages). */
+  rail?: boolean;
+}
+
+export default function Navigator({ chapters, current, rail = false }: Props) {
+  const [mounted, setMounted] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [railVisible, setRailVisible] = useState(true);
+  const storeList = useStore($levelChapters);
+  const storeCurrent = useStore($currentChapter);
+  const selected = useStore($selectedLevel);
+  const auth = useStore($auth);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+
+  // Before mounting, render exactly what the server rendered: the Operator chapters.
+  const levelChapters = mounted ? storeList : chaptersFor(chapters, "Operator", null);
+  const currentSlug = (mounted ? storeCurrent : null) ?? current ?? null;
+  const level: Level = mounted ? selected : "Operator";
+  const held = mounted && auth.isAuthenticated ? auth.accessLevel : null;
+
+  useEffect(() => {
+    seedChapterList(chapters);
+    setMounted(true);
+    void startReader();
+  }, [chapters]);
+
+  // Drawer: a modal dialog; body scroll locked while open; focus back to its opener on close.
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (!open) {
+      if (element.open) element.close();
+      return;
+    }
+    if (!element.open) element.showModal();
+    const root = document.documentElement;
+    const previous = root.style.overflow;
+    root.style.overflow = "hidden";
+    document.body.style.overflow = "hidden";
+    const timer = window.setTimeout(() => {
+      if (list.current) list.current.scrollTop = 0;
+    }, DRAWER_LIST_SCROLL_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      root.style.overflow = previous;
+      document.body.style.overflow = "";
+      opener.current?.focus();
+    };
+  }, [open]);
+
+  // Rail: hides on scrolling down, shows on scrolling up or near the top.
+  useEffect(() => {
+    if (!rail) return;
+    let state: RailScrollState = { visible: true, lastY: window.scrollY, lastAt: performance.now() };
+    let frame = 0;
+    const onScroll = () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        state = nextRailState(state, window.scrollY, performance.now());
+        setRailVisible(state.visible);
+      });
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      window.removeEventListener("scroll", onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, [rail]);
+
+  const openDrawer = (event: MouseEvent<HTMLElement>) => {
+    opener.current = event.currentTarget;
+    setOpen(true);
+  };
+
+  const choose = (event: MouseEvent<HTMLAnchorElement>, slug: string) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+    event.preventDefault();
+    setOpen(false);
+    window.setTimeout(() => window.location.assign(`/${slug}`), DRAWER_NAVIGATION_DELAY_MS);
+  };
+
+  // Tab stays inside the drawer.
+  const trapFocus = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== "Tab" || !dialog.current) return;
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("a[href], button")].filter(
+      (el) => el.getClientRects().length > 0,
+    );
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="inline-flex items-center gap-2 rounded-sm px-2 py-2 text-sm hover:bg-[var(--color-line)]"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls="chapter-drawer"
+        onClick={openDrawer}
+        data-testid="menu-toggle"
+      >
+        <MenuIcon />
+        <span className="sr-only sm:not-sr-only">Chapters</span>
+      </button>
+
+      {rail && (
+        <nav
+          aria-label="Chapter rail"
+          data-testid="rail"
+          data-visible={railVisible || open ? "true" : "false"}
+          className={`fixed inset-y-0 left-0 z-30 flex w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 transition-transform duration-200 ${
+            railVisible || open ? "translate-x-0" : "-translate-x-full"
+          }`}
+        >
+          <button
+            type="button"
+            className="mb-2 rounded-sm p-2 hover:bg-[var(--color-line)]"
+            aria-label="Open the chapter list"
+            aria-haspopup="dialog"
+            aria-expanded={open}
+            aria-controls="chapter-drawer"
+            onClick={openDrawer}
+          >
+            <MenuIcon />
+          </button>
+          <ol className="flex flex-col items-center gap-1 overflow-y-auto">
+            {levelChapters.map((chapter, index) => (
+              <li key={chapter.slug}>
+                <a
+                  href={`/${chapter.slug}`}
+                  aria-label={chapter.title}
+                  title={chapter.title}
+                  aria-current={chapter.slug === currentSlug ? "page" : undefined}
+                  className={`flex h-10 w-10 items-center justify-center rounded-sm font-mono text-sm tabular-nums ${
+                    chapter.slug === currentSlug
+                      ? "bg-[var(--color-accent)] text-[var(--color-accent-ink)]"
+                      : "text-[var(--color-muted)] hover:bg-[var(--color-line)] hover:text-[var(--color-ink)]"
+                  }`}
+                >
+                  {railNumber(index)}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      )}
+
+      <dialog
+        ref={dialog}
+        id="chapter-drawer"
+        className="drawer"
+        aria-labelledby="chapter-drawer-title"
+        onCancel={(event) => {
+          event.preventDefault();
+          setOpen(false);
+        }}
+        onClick={(event) => {
+          if (event.target === dialog.current) setOpen(false);
+        }}
+        onKeyDown={trapFocus}
+      >
+        <div className="flex h-full flex-col">
+          <div className="flex items-center justify-between border-b border-[var(--color-line)] px-5 py-4">
+            <h2 id="chapter-drawer-title" className="text-sm font-semibold tracking-widest uppercase">
+              Chapters
+            </h2>
+            <button
+              type="button"
+              className="rounded-sm p-2 hover:bg-[var(--color-line)]"
+              aria-label="Close the chapter list"
+              onClick={() => setOpen(false)}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+
+          <div role="group" aria-label="Level" className="grid grid-cols-3 gap-1 border-b border-[var(--color-line)] p-3">
+            {LEVELS.map((option) => {
+              const locked = !canAccess(held, option);
+              return (
+                <button
+                  key={option}
+                  type="button"
+                  aria-pressed={option === level}
+                  aria-disabled={locked || undefined}
+                  title={locked ? `${option} requires access` : undefined}
+                  onClick={() => selectLevel(option)}
+                  className={`flex min-w-0 items-center justify-center gap-1 rounded-sm px-1 py-2 text-xs font-medium ${
+                    option === level
+                      ? "bg-[var(--color-accent)] text-[var(--color-accent-ink)]"
+                      : locked
+                        ? "text-[var(--color-muted)] opacity-80"
+                        : "hover:bg-[var(--color-line)]"
+                  }`}
+                >
+                  {locked && <LockIcon />}
+                  {option}
+                </button>
+              );
+            })}
+          </div>
+
+          <ol ref={list} className="flex-1 overflow-y-auto py-2" data-testid="drawer-list">
+            {levelChapters.map((chapter, index) => (
+              <li key={chapter.slug}>
+                <a
+                  href={`/${chapter.slug}`}
+                  aria-current={chapter.slug === currentSlug ? "page" : undefined}
+                  onClick={(event) => choose(event, chapter.slug)}
+                  className={`flex gap-3 px-5 py-3 text-sm hover:bg-[var(--color-line)] ${
+                    chapter.slug === currentSlug ? "font-semibold text-[var(--color-accent)]" : ""
+                  }`}
+                >
+                  <span className="font-mono tabular-nums text-[var(--color-muted)]">{railNumber(index)}</span>
+                  <span>{chapter.title}</span>
+                </a>
+              </li>
+            ))}
+            {levelChapters.length === 0 && <li className="px-5 py-3 text-sm text-[var(--color-muted)]">No chapters available</li>}
+          </ol>
+
+          <nav aria-label="Site" className="border-t border-[var(--color-line)] px-5 py-4">
+            <ul className="flex flex-wrap gap-x-4 gap-y-2 text-xs text-[var(--color-muted)]">
+              {FOOTER_LINKS.map((link) => (
+                <li key={link.href}>
+                  <a href={link.href} className="hover:underline">
+                    {link.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </dialog>
+    </>
+  );
+}

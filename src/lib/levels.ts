@@ -1,0 +1,20 @@
+/** The three access levels, lowest first. A chapter with no level counts as Operator. */
+export const LEVELS = ["Operator", "Architect", "Mastermind"] as const;
+export type Level = (typeof LEVELS)[number];
+
+export const DEFAULT_LEVEL: Level = "Operator";
+
+export function isLevel(value: unknown): value is Level {
+  return typeof value === "string" && (LEVELS as readonly string[]).includes(value);
+}
+
+/** A stored level, where null or unknown values count as Operator. */
+export function levelOf(value: string | null | undefined): Level {
+  return isLevel(value) ? value : DEFAULT_LEVEL;
+}
+
+/** Whether a reader holding `held` (or nobody, when null) may read content of `required`. */
+export function canAccess(held: Level | null, required: Level): boolean {
+  const rank = (level: Level) => LEVELS.indexOf(level);
+  return rank(required) === 0 || (held !== null && rank(held) >= rank(required));
+}

@@ -1,0 +1,160 @@
+/**
+ * Changing chapters from the admin panel: create, update, soft-delete (with the chapter's live
+ * subsections, stamped with the same deletedAt), restore within 24 hours (bringing back exactly
+ * the subsections deleted with it), reorder within a level. Every multi-row change is one
+ * transaction. `now` is a parameter so tests can move the clock.
+ */
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import type { ChapterInput } from "../../lib/content-schemas.ts";
+import { LEVELS, levelOf, type Level } from "../../lib/levels.ts";
+import type { Database } from "../db/client.ts";
+import { chapters, subsections, type ChapterRow } from "../db/schema.ts";
+import { badRequest, conflict, notFound } from "../http/errors.ts";
+import { listChaptersWithContent, type Chapter } from "../repositories/chapters.ts";
+import { isUniqueViolation } from "./unique-violation.ts";
+
+export const RESTORE_WINDOW_MS = 24 * 3600 * 1000;
+
+const { deletedAt: _deletedAt, ...liveColumns } = getTableColumns(chapters);
+
+/** Every live chapter with its content: Operator, Architect, Mastermind, each by order. */
+export function listAllChapters(db: Database): Promise<Chapter[]> {
+  return listChaptersWithContent(db, LEVELS);
+}
+
+const slugTaken = (slug: string) =>
+  conflict(`A chapter with the slug "${slug}" already exists. Choose another slug.`);
+
+async function assertSlugFree(db: Database, slug: string, exceptId?: number): Promise<void> {
+  const [row] = await db
+    .select({ id: chapters.id })
+    .from(chapters)
+    .where(and(eq(chapters.slug, slug), isNull(chapters.deletedAt), exceptId ? ne(chapters.id, exceptId) : undefined));
+  if (row) throw slugTaken(slug);
+}
+
+/** Runs a write, turning a unique violation on the slug (a race past the check) into the same 409. */
+async function guardSlug<T>(slug: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken(slug);
+    throw error;
+  }
+}
+
+export async function createChapter(db: Database, input: ChapterInput, now = new Date()): Promise<Chapter> {
+  await assertSlugFree(db, input.slug);
+  const [row] = await guardSlug(input.slug, () =>
+    db.insert(chapters).values({ ...input, createdAt: now, updatedAt: now }).returning(liveColumns),
+  );
+  return row!;
+}
+
+export async function updateChapter(db: Database, id: number, input: ChapterInput, now = new Date()): Promise<Chapter> {
+  await assertSlugFree(db, input.slug, id);
+  const [row] = await guardSlug(input.slug, () =>
+    db
+      .update(chapters)
+      .set({ ...input, updatedAt: now })
+      .where(and(eq(chapters.id, id), isNull(chapters.deletedAt)))
+      .returning(liveColumns),
+  );
+  if (!row) throw notFound(`No chapter has the id ${id}. It may have been deleted; reload the list.`);
+  return row;
+}
+
+/** Soft-deletes a chapter and its live subsections, all with the same deletedAt. */
+export async function deleteChapter(db: Database, id: number, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(chapters)
+      .set({ deletedAt: now })
+      .where(and(eq(chapters.id, id), isNull(chapters.deletedAt)))
+      .returning({ id: chapters.id });
+    if (!row) throw notFound(`No chapter has the id ${id}. It may have been deleted already; reload the list.`);
+    await tx
+      .update(subsections)
+      .set({ deletedAt: now })
+      .where(and(eq(subsections.chapterId, id), isNull(subsections.deletedAt)));
+  });
+}
+
+/**
+ * Restores a chapter deleted within the last 24 hours, with the subsections deleted together
+ * with it (same deletedAt); subsections deleted on their own before stay deleted. 409 after 24
+ * hours, or when a live chapter has taken its slug.
+ */
+export async function restoreChapter(db: Database, id: number, now = new Date()): Promise<Chapter> {
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .select()
+      .from(chapters)
+      .where(and(eq(chapters.id, id), isNotNull(chapters.deletedAt)));
+    if (!deleted) throw notFound(`No deleted chapter has the id ${id}. It may have been restored already; reload the list.`);
+    const deletedAt = deleted.deletedAt!;
+    if (now.getTime() - deletedAt.getTime() > RESTORE_WINDOW_MS) {
+      throw conflict(
+        `"${deleted.title}" was deleted more than 24 hours ago, so it can no longer be restored. Create it again instead.`,
+      );
+    }
+    await assertSlugFree(tx as unknown as Database, deleted.slug);
+    const [row] = await guardSlug(deleted.slug, () =>
+      tx
+        .update(chapters)
+        .set({ deletedAt: null, updatedAt: now })
+        .where(eq(chapters.id, id))
+        .returning(liveColumns),
+    );
+    await tx
+      .update(subsections)
+      .set({ deletedAt: null, updatedAt: now })
+      .where(and(eq(subsections.chapterId, id), eq(subsections.deletedAt, deletedAt)));
+    return row!;
+  });
+}
+
+/** Chapters deleted within the restore window, newest first. */
+export async function recentlyDeletedChapters(db: Database, now = new Date()): Promise<ChapterRow[]> {
+  return db
+    .select()
+    .from(chapters)
+    .where(and(isNotNull(chapters.deletedAt), gte(chapters.deletedAt, new Date(now.getTime() - RESTORE_WINDOW_MS))))
+    .orderBy(desc(chapters.deletedAt), desc(chapters.id));
+}
+
+/**
+ * Writes the order of one level's chapters (1..n) in one transaction. `ids` must be exactly the
+ * live chapters of one level, each once; otherwise 400 naming what is wrong.
+ */
+export async function reorderChapters(db: Database, ids: number[], now = new Date()): Promise<Level> {
+  return db.transaction(async (tx) => {
+    const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+    if (duplicates.length > 0) throw badRequest(`chapterIds: ${list(duplicates)} appear more than once.`);
+    const named = await tx
+      .select({ id: chapters.id, level: chapters.level })
+      .from(chapters)
+      .where(and(inArray(chapters.id, ids), isNull(chapters.deletedAt)));
+    const found = new Set(named.map((row) => row.id));
+    const unknown = ids.filter((id) => !found.has(id));
+    if (unknown.length > 0) throw badRequest(`chapterIds: ${list(unknown)} ${unknown.length === 1 ? "is" : "are"} not a live chapter; reload the list.`);
+    const levels = [...new Set(named.map((row) => levelOf(row.level)))];
+    if (levels.length > 1) throw badRequest(`chapterIds: a reorder covers one level, but these chapters are ${levels.join(" and ")}.`);
+    const level = levels[0]!;
+    const all = await tx
+      .select({ id: chapters.id })
+      .from(chapters)
+      .where(and(isNull(chapters.deletedAt), level === "Operator" ? sql`coalesce(${chapters.level}, 'Operator') = 'Operator'` : eq(chapters.level, level)))
+      .orderBy(asc(chapters.order));
+    const missing = all.map((row) => row.id).filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw badRequest(`chapterIds: the list must hold every live ${level} chapter; ${list(missing)} ${missing.length === 1 ? "is" : "are"} missing. Reload the list.`);
+    }
+    for (const [index, id] of ids.entries()) {
+      await tx.update(chapters).set({ order: index + 1, updatedAt: now }).where(eq(chapters.id, id));
+    }
+    return level;
+  });
+}
+
+const list = (ids: number[]) => (ids.length === 1 ? `id ${ids[0]}` : `ids ${ids.join(", ")}`);

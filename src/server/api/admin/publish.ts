@@ -1,0 +1,22 @@
+/**
+ * GET  /api/admin/publish   {state: live|publishing|failed, lastPublishedAt, error, pending}
+ * POST /api/admin/publish   202, the same shape: publish now
+ */
+import { requireAdmin } from "../../access/admin.ts";
+import { database } from "../../db/index.ts";
+import { requireSameSite } from "../../http/request.ts";
+import { json, route } from "../../http/respond.ts";
+import { publishNow } from "../../publish/publisher.ts";
+import { readPublishView } from "../../publish/state.ts";
+
+export const adminPublish = route({
+  GET: async (request) => {
+    await requireAdmin(request);
+    return json(await readPublishView(await database()));
+  },
+  POST: async (request) => {
+    await requireAdmin(request);
+    requireSameSite(request);
+    return json(await publishNow(await database()), { status: 202 });
+  },
+});

@@ -1,0 +1,91 @@
+/**
+ * The scan's API (SPEC.md section 7):
+ *   POST /api/assessment/session                 starts a session, answers { id }
+ *   POST /api/assessment/response                stores one answer (again: replaces it)
+ *   POST /api/assessment/session/{id}/complete   scores the stored answers, answers { totalScore, level, description }
+ *
+ * Decisions:
+ * - The session id is a random UUID, the only key to a session. The creation payload's fields
+ *   (userId, completed, score, scoreBreakdown) are accepted for compatibility and ignored: the
+ *   server alone decides them, so no client can choose its score or claim a user.
+ * - Creating sessions is limited to SESSION_LIMIT per client address (counted in the database, so
+ *   it holds across instances); each session holds at most 15 answers, so a script cannot fill
+ *   the database.
+ * - Completing twice is idempotent: the second call changes nothing (name, email, score and time
+ *   stay as first stored) and answers the stored result again. A reader whose first completion
+ *   succeeded but whose connection dropped before the answer arrived can then still see their
+ *   result by trying again, which a 409 would deny them.
+ * - Answering a completed session is 409: its answers are the basis of a stored result.
+ */
+import { z } from "zod";
+import { contactSchema } from "../../lib/assessment/contact.ts";
+import { answerSchema, questionNumberSchema } from "../../lib/assessment/model.ts";
+import { assertUnderLimit, recordHit, type Limit } from "../access/rate-limit.ts";
+import { loadAssessment } from "../assessment/content.ts";
+import { completeScanSession, createScanSession, saveScanAnswer } from "../assessment/scans.ts";
+import { database } from "../db/index.ts";
+import { HttpError, conflict, notFound } from "../http/errors.ts";
+import { clientAddress, readJson } from "../http/request.ts";
+import { json, route } from "../http/respond.ts";
+
+/** Enough for a household or an office behind one address retaking the scan; too few to fill a table. */
+export const SESSION_LIMIT: Limit = { bucket: "assessment-session", max: 30, windowMs: 10 * 60 * 1000 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const sessionPayload = z.looseObject({
+  userId: z.unknown().optional(),
+  completed: z.unknown().optional(),
+  score: z.unknown().optional(),
+  scoreBreakdown: z.unknown().optional(),
+});
+
+const responsePayload = z.object({
+  sessionId: z.string({ error: "is required" }).regex(UUID, "must be the id answered by POST /api/assessment/session"),
+  questionNumber: questionNumberSchema,
+  answer: answerSchema,
+});
+
+const unknownSession = () => notFound("No scan has this id. Start a new scan.");
+const completedSession = () =>
+  conflict("This scan is already completed, so its answers can no longer change. Start a new scan to answer again.");
+
+/** POST /api/assessment/session */
+export const startScan = route({
+  POST: async (request) => {
+    await readJson(request, sessionPayload, 4 * 1024);
+    const db = await database();
+    const address = clientAddress(request);
+    await assertUnderLimit(db, SESSION_LIMIT, address);
+    const session = await createScanSession(db);
+    await recordHit(db, SESSION_LIMIT, address);
+    return json(session, { status: 201 });
+  },
+});
+
+/** POST /api/assessment/response */
+export const saveScanResponse = route({
+  POST: async (request) => {
+    const { sessionId, questionNumber, answer } = await readJson(request, responsePayload, 4 * 1024);
+    const outcome = await saveScanAnswer(await database(), sessionId, questionNumber, answer);
+    if (outcome === "not-found") throw unknownSession();
+    if (outcome === "completed") throw completedSession();
+    return json({ sessionId, questionNumber, answer });
+  },
+});
+
+/** POST /api/assessment/session/{id}/complete */
+export const completeScan = route<[id: string]>({
+  POST: async (request, id) => {
+    const contact = await readJson(request, contactSchema, 4 * 1024);
+    if (!UUID.test(id)) throw unknownSession();
+    const outcome = await completeScanSession(await database(), loadAssessment(), id.toLowerCase(), contact);
+    if (outcome.kind === "not-found") throw unknownSession();
+    if (outcome.kind === "unanswered") {
+      const list = outcome.questions;
+      const named = list.length === 1 ? `question ${list[0]} is` : `questions ${list.slice(0, -1).join(", ")} and ${list.at(-1)} are`;
+      throw new HttpError(400, "unanswered_questions", `Answer every question before completing: ${named} still unanswered.`);
+    }
+    return json(outcome.result);
+  },
+});

@@ -1,0 +1,54 @@
+/** Reader sign-in (SPEC.md section 7): validate an access code, report the session, log out. */
+import { z } from "zod";
+import { requireSameSite, clientAddress, readJson } from "../http/request.ts";
+import { json, route } from "../http/respond.ts";
+import { database } from "../db/index.ts";
+import { checkLogin } from "../auth/login.ts";
+import { endSession, issueSession, readerSession } from "../auth/session.ts";
+import { findAccessCode, markAccessCodeUsed } from "../repositories/access-codes.ts";
+import { levelOf } from "../../lib/levels.ts";
+
+const loginBody = z.object({
+  login: z.string().trim().min(1, "is required").max(100, "is too long"),
+  password: z.string().min(1, "is required").max(200, "is too long"),
+});
+
+export const FAILED_LOGIN_MESSAGE = "Invalid access code or password.";
+
+/** POST /api/auth/validate {login, password}: 200 {level} with the session cookie, or 401 / 429. */
+export const validate = route({
+  POST: async (request) => {
+    const { login, password } = await readJson(request, loginBody);
+    const db = await database();
+    const code = await checkLogin(
+      db,
+      "reader",
+      { account: login.toLowerCase(), password, address: clientAddress(request) },
+      async () => {
+        const row = await findAccessCode(db, login);
+        return row && { ...row, passwordHash: row.password, enabled: row.isActive === "true" };
+      },
+      FAILED_LOGIN_MESSAGE,
+    );
+    const session = await issueSession(db, "reader", { accessCodeId: code.id });
+    await markAccessCodeUsed(db, code.id);
+    return json({ level: levelOf(code.level) }, { headers: { "set-cookie": session.cookie } });
+  },
+});
+
+/** GET /api/auth/session: {authenticated, level} as the server sees the cookie. */
+export const session = route({
+  GET: async (request) => {
+    const current = await readerSession(await database(), request);
+    return json({ authenticated: current !== null, level: current?.level ?? null });
+  },
+});
+
+/** POST /api/auth/logout: revokes the session and clears the cookie. */
+export const logout = route({
+  POST: async (request) => {
+    requireSameSite(request);
+    const cookie = await endSession(await database(), request, "reader");
+    return json({ authenticated: false }, { headers: { "set-cookie": cookie } });
+  },
+});

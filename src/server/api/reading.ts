@@ -1,0 +1,37 @@
+/** A signed-in client's reading: heartbeats from chapter pages, and the figures on their profile. */
+import { z } from "zod";
+import { readerSession } from "../auth/session.ts";
+import { database } from "../db/index.ts";
+import { unauthenticated } from "../http/errors.ts";
+import { readJson } from "../http/request.ts";
+import { json, route } from "../http/respond.ts";
+import { recordHeartbeat, readingStats } from "../reading/activity.ts";
+import { getChapterBySlug } from "../repositories/chapters.ts";
+
+const heartbeatBody = z.object({ slug: z.string().max(200, "is too long") });
+
+async function requireReader(request: Request) {
+  const session = await readerSession(await database(), request);
+  if (!session) throw unauthenticated("Sign in with an access code first.");
+  return session;
+}
+
+/** POST /api/reading/heartbeat {slug}: the reader is on this chapter now. */
+export const heartbeat = route({
+  POST: async (request) => {
+    const { slug } = await readJson(request, heartbeatBody);
+    const session = await requireReader(request);
+    const db = await database();
+    const chapter = await getChapterBySlug(db, slug);
+    await recordHeartbeat(db, session.accessCodeId, chapter?.id ?? null);
+    return new Response(null, { status: 204 });
+  },
+});
+
+/** GET /api/profile/stats: streak, the last seven days, sessions and their average length. */
+export const profileStats = route({
+  GET: async (request) => {
+    const session = await requireReader(request);
+    return json(await readingStats(await database(), session.accessCodeId));
+  },
+});

@@ -1,0 +1,103 @@
+/**
+ * The scan's storage: sessions, their answers and their results. Every change that depends on a
+ * session's state locks that session's row first, so an answer can never slip in while (or after)
+ * the session is completed, and two completions can never both write a result.
+ */
+import { asc, eq, sql } from "drizzle-orm";
+import type { AssessmentContent } from "../../lib/assessment/content.ts";
+import { unansweredQuestions, type Answer, type Answers, type ScanResult } from "../../lib/assessment/model.ts";
+import { bandFor, scoreAnswers, type ScoreBreakdown } from "../../lib/assessment/scoring.ts";
+import type { Database } from "../db/client.ts";
+import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
+
+/** Starts an anonymous session; completed, score and breakdown are always the server's own. */
+export async function createScanSession(db: Database): Promise<{ id: string }> {
+  const [row] = await db.insert(assessmentSessions).values({}).returning({ id: assessmentSessions.id });
+  return row!;
+}
+
+export type SaveOutcome = "saved" | "not-found" | "completed";
+
+/** Stores the answer to one question, replacing any earlier answer to it. */
+export async function saveScanAnswer(db: Database, sessionId: string, questionNumber: number, answer: Answer): Promise<SaveOutcome> {
+  return db.transaction(async (tx) => {
+    // FOR SHARE: answers to one session may be stored side by side, but not while it is being completed.
+    const [session] = await tx
+      .select({ completed: assessmentSessions.completed })
+      .from(assessmentSessions)
+      .where(eq(assessmentSessions.id, sessionId))
+      .for("share");
+    if (!session) return "not-found";
+    if (session.completed === "true") return "completed";
+    await tx
+      .insert(assessmentResponses)
+      .values({ sessionId, questionNumber, answer })
+      .onConflictDoUpdate({
+        target: [assessmentResponses.sessionId, assessmentResponses.questionNumber],
+        set: { answer, createdAt: sql`now()` },
+      });
+    return "saved";
+  });
+}
+
+export type CompleteOutcome =
+  | { kind: "completed"; result: ScanResult; firstTime: boolean }
+  | { kind: "not-found" }
+  | { kind: "unanswered"; questions: number[] };
+
+/**
+ * Completes a session: scores the stored answers and records name, email, score and breakdown.
+ * Completing an already completed session changes nothing and answers the stored result again
+ * (see the API's note on idempotent completion).
+ */
+export async function completeScanSession(
+  db: Database,
+  content: AssessmentContent,
+  sessionId: string,
+  contact: { name: string; email: string },
+  now: Date = new Date(),
+): Promise<CompleteOutcome> {
+  return db.transaction(async (tx) => {
+    const [session] = await tx
+      .select({ completed: assessmentSessions.completed, score: assessmentSessions.score, breakdown: assessmentSessions.scoreBreakdown })
+      .from(assessmentSessions)
+      .where(eq(assessmentSessions.id, sessionId))
+      .for("update");
+    if (!session) return { kind: "not-found" };
+    if (session.completed === "true") {
+      return { kind: "completed", result: storedResult(content, session.score ?? 0, session.breakdown), firstTime: false };
+    }
+    const rows = await tx
+      .select({ questionNumber: assessmentResponses.questionNumber, answer: assessmentResponses.answer })
+      .from(assessmentResponses)
+      .where(eq(assessmentResponses.sessionId, sessionId))
+      .orderBy(asc(assessmentResponses.questionNumber));
+    const answers: Answers = Object.fromEntries(rows.map((r) => [r.questionNumber, r.answer as Answer]));
+    const missing = unansweredQuestions(answers);
+    if (missing.length > 0) return { kind: "unanswered", questions: missing };
+    const { band, ...breakdown } = scoreAnswers(content, answers);
+    await tx
+      .update(assessmentSessions)
+      .set({
+        name: contact.name,
+        email: contact.email,
+        completed: "true",
+        score: breakdown.totalScore,
+        scoreBreakdown: breakdown satisfies ScoreBreakdown,
+        completedAt: now,
+      })
+      .where(eq(assessmentSessions.id, sessionId));
+    return {
+      kind: "completed",
+      result: { totalScore: breakdown.totalScore, level: band.level, description: band.description },
+      firstTime: true,
+    };
+  });
+}
+
+/** A stored result in today's words: the description of the stored level's band (or of the band holding the score, if the bands were renamed since). */
+function storedResult(content: AssessmentContent, score: number, breakdown: unknown): ScanResult {
+  const level = (breakdown as Partial<ScoreBreakdown> | null)?.level;
+  const band = content.bands.find((b) => b.level === level) ?? bandFor(content, score);
+  return { totalScore: score, level: level ?? band.level, description: band.description };
+}

@@ -1,0 +1,112 @@
+/**
+ * Sessions: a signed token (jose, HS256) in an HttpOnly cookie names a row of the session store.
+ * A token is accepted only with the right algorithm, issuer, audience and an unexpired `exp`, and
+ * only while its row exists and has not expired: deleting the row (logout, a deactivated code,
+ * a removed admin) revokes it at once.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { SignJWT, jwtVerify } from "jose";
+import type { Database } from "../db/client.ts";
+import { accessCodes, adminAccounts, sessions } from "../db/schema.ts";
+import { levelOf, type Level } from "../../lib/levels.ts";
+import { clearedCookie, cookieName, readCookie, sessionCookie, type SessionKind } from "./cookies.ts";
+import { sessionKey } from "./secret.ts";
+
+export const ISSUER = "system-book";
+export const audience = (kind: SessionKind) => `system-book:${kind}`;
+export const SESSION_TTL_SECONDS: Record<SessionKind, number> = {
+  reader: 30 * 24 * 3600,
+  admin: 12 * 3600,
+};
+
+export interface IssuedSession {
+  sid: string;
+  token: string;
+  cookie: string;
+}
+
+/** Creates a session row and its signed token for an access code or an admin account. */
+export async function issueSession(
+  db: Database,
+  kind: SessionKind,
+  owner: { accessCodeId?: number; adminId?: number },
+  now = new Date(),
+): Promise<IssuedSession> {
+  const ttl = SESSION_TTL_SECONDS[kind];
+  const sid = randomBytes(24).toString("base64url");
+  const expire = new Date(now.getTime() + ttl * 1000);
+  await db.insert(sessions).values({ sid, sess: { kind }, expire, ...owner });
+  // Expired rows are no use to anyone: clear them now and then.
+  if (Math.random() < 0.1) await db.delete(sessions).where(lt(sessions.expire, now));
+  const token = await new SignJWT({ kind })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setJti(sid)
+    .setIssuer(ISSUER)
+    .setAudience(audience(kind))
+    .setIssuedAt(Math.floor(now.getTime() / 1000))
+    .setExpirationTime(Math.floor(expire.getTime() / 1000))
+    .sign(sessionKey());
+  return { sid, token, cookie: sessionCookie(kind, token, ttl) };
+}
+
+/** The session id a request's cookie proves, or null for a missing, tampered, expired or foreign token. */
+export async function verifiedSid(request: Request, kind: SessionKind, now = new Date()): Promise<string | null> {
+  const token = readCookie(request, cookieName(kind));
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, sessionKey(), {
+      algorithms: ["HS256"],
+      issuer: ISSUER,
+      audience: audience(kind),
+      requiredClaims: ["exp", "jti"],
+      currentDate: now,
+    });
+    return payload.jti ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ReaderSession {
+  sid: string;
+  accessCodeId: number;
+  level: Level;
+}
+
+/** The reader session a request carries, checked against the store and the code's current state. */
+export async function readerSession(db: Database, request: Request, now = new Date()): Promise<ReaderSession | null> {
+  const sid = await verifiedSid(request, "reader", now);
+  if (!sid) return null;
+  const [row] = await db
+    .select({ sid: sessions.sid, accessCodeId: accessCodes.id, level: accessCodes.level })
+    .from(sessions)
+    .innerJoin(accessCodes, eq(accessCodes.id, sessions.accessCodeId))
+    .where(and(eq(sessions.sid, sid), gt(sessions.expire, now), eq(accessCodes.isActive, "true")));
+  return row ? { ...row, level: levelOf(row.level) } : null;
+}
+
+export interface AdminSession {
+  sid: string;
+  adminId: number;
+  email: string;
+}
+
+/** The admin session a request carries, checked against the store. */
+export async function adminSession(db: Database, request: Request, now = new Date()): Promise<AdminSession | null> {
+  const sid = await verifiedSid(request, "admin", now);
+  if (!sid) return null;
+  const [row] = await db
+    .select({ sid: sessions.sid, adminId: adminAccounts.id, email: adminAccounts.email })
+    .from(sessions)
+    .innerJoin(adminAccounts, eq(adminAccounts.id, sessions.adminId))
+    .where(and(eq(sessions.sid, sid), gt(sessions.expire, now)));
+  return row ?? null;
+}
+
+/** Revokes the request's session of `kind` (if any); answers the cookie that clears it. */
+export async function endSession(db: Database, request: Request, kind: SessionKind): Promise<string> {
+  const sid = await verifiedSid(request, kind);
+  if (sid) await db.delete(sessions).where(eq(sessions.sid, sid));
+  return clearedCookie(kind);
+}

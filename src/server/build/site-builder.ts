@@ -1,0 +1,157 @@
+/**
+ * Building the static site from the database: take a content snapshot, run `astro build` into a
+ * fresh folder, then swap it in at once. A stamp of the snapshot and the build inputs tells
+ * whether an existing build is current.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Database } from "../db/client.ts";
+import { projectRoot } from "../host/netlify-config.ts";
+import { SNAPSHOT_ENV, takeSnapshot, writeSnapshot } from "./snapshot.ts";
+
+/** What a static build reads besides the snapshot; a change to any of them calls for a rebuild. */
+const BUILD_INPUTS = [
+  "astro.config.mjs",
+  "package-lock.json",
+  "content/assessment.yaml",
+  "public",
+  "src/pages",
+  "src/layouts",
+  "src/components",
+  "src/islands",
+  "src/stores",
+  "src/styles",
+  "src/lib",
+  "src/server/build",
+];
+
+const STAMP_FILE = ".build-stamp";
+
+export interface BuildOptions {
+  db: Database;
+  /** The folder the finished site ends up in (swapped in whole). */
+  outDir: string;
+  /** Where the snapshot and the folder under construction go. */
+  workDir: string;
+  log?: (line: string) => void;
+}
+
+/** The stamp a build of the current content and sources would carry. */
+export async function currentStamp(db: Database): Promise<{ stamp: string; snapshotJson: string }> {
+  const snapshotJson = JSON.stringify(await takeSnapshot(db));
+  const hash = createHash("sha256").update(snapshotJson);
+  for (const file of inputFiles()) {
+    hash.update(file).update("\0").update(fs.readFileSync(path.join(projectRoot, file))).update("\0");
+  }
+  return { stamp: hash.digest("hex"), snapshotJson };
+}
+
+export function builtStamp(outDir: string): string | null {
+  try {
+    return fs.readFileSync(path.join(outDir, STAMP_FILE), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Builds when `outDir` is missing or older than the content; answers whether it built. */
+export async function ensureBuilt(options: BuildOptions): Promise<boolean> {
+  const { stamp } = await currentStamp(options.db);
+  if (builtStamp(options.outDir) === stamp) return false;
+  await buildSite(options);
+  return true;
+}
+
+export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<void> {
+  const started = performance.now();
+  const { stamp, snapshotJson } = await currentStamp(db);
+  const snapshotFile = path.join(workDir, "site-content.json");
+  writeSnapshot(snapshotFile, JSON.parse(snapshotJson));
+  const next = `${outDir}.next`;
+  fs.rmSync(next, { recursive: true, force: true });
+  // Astro keeps its prerender scratch (modules that import from node_modules) in the output folder
+  // when that folder is inside the project, and in one shared ./.astro/ otherwise. So every build
+  // gets a folder of its own inside the project, and concurrent builds never collide.
+  const scratch = path.join(projectRoot, "node_modules", ".cache", "site-builds", `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  log("Building the static site...");
+  try {
+    await runAstroBuild(scratch, snapshotFile, path.join(workDir, "astro-cache"));
+    fs.writeFileSync(path.join(scratch, STAMP_FILE), stamp);
+    moveFolder(scratch, next);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  swapIn(next, outDir);
+  log(`Static site built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+/** Renames a folder, or copies it when the two are on different filesystems. */
+function moveFolder(from: string, to: string): void {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  try {
+    fs.renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    fs.cpSync(from, to, { recursive: true });
+  }
+}
+
+/** Replaces `outDir` with `next` in one synchronous step: no request can see a half-swapped site. */
+function swapIn(next: string, outDir: string): void {
+  const previous = `${outDir}.previous`;
+  fs.rmSync(previous, { recursive: true, force: true });
+  if (fs.existsSync(outDir)) fs.renameSync(outDir, previous);
+  fs.renameSync(next, outDir);
+  fs.rmSync(previous, { recursive: true, force: true });
+}
+
+const runningBuilds = new Set<ChildProcess>();
+
+/** Stops every build this process is running (shutdown); each fails, leaving the served site as it was. */
+export function abortBuilds(): void {
+  for (const child of runningBuilds) child.kill("SIGTERM");
+}
+
+function runAstroBuild(outDir: string, snapshotFile: string, cacheDir: string): Promise<void> {
+  const astro = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [astro, "build", "--silent"], {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        ASTRO_OUT_DIR: outDir,
+        ASTRO_CACHE_DIR: cacheDir,
+        [SNAPSHOT_ENV]: snapshotFile,
+        ASTRO_TELEMETRY_DISABLED: "1",
+      },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    runningBuilds.add(child);
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      runningBuilds.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(signal ? `astro build was stopped (${signal}).` : `astro build exited with code ${code}.`));
+    });
+  });
+}
+
+function inputFiles(): string[] {
+  const files: string[] = [];
+  for (const input of BUILD_INPUTS) {
+    const full = path.join(projectRoot, input);
+    if (!fs.existsSync(full)) continue;
+    if (fs.statSync(full).isFile()) {
+      files.push(input);
+      continue;
+    }
+    for (const entry of fs.readdirSync(full, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && !entry.name.endsWith(".test.ts")) {
+        files.push(path.relative(projectRoot, path.join(entry.parentPath, entry.name)));
+      }
+    }
+  }
+  return files.sort();
+}

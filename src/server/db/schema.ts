@@ -1,0 +1,236 @@
+/**
+ * The database schema: every entity of SPEC.md section 3, plus what sessions, admin accounts and
+ * rate limiting need. Changing this file means `npm run db:generate` to add a migration.
+ *
+ * Flags the spec stores as text ("true"/"false") stay text, guarded by CHECK constraints.
+ */
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+const levelCheck = (column: string) =>
+  sql.raw(`${column} IS NULL OR ${column} IN ('Operator', 'Architect', 'Mastermind')`);
+const textFlag = (column: string) => sql.raw(`${column} IN ('true', 'false')`);
+
+export const users = pgTable("users", {
+  id: serial("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  profileImageUrl: text("profile_image_url"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const accessCodes = pgTable(
+  "access_codes",
+  {
+    id: serial("id").primaryKey(),
+    login: text("login").notNull().unique(),
+    /** scrypt hash, never the password itself (see src/server/auth/password.ts). */
+    password: text("password").notNull(),
+    level: text("level").notNull(),
+    isActive: text("is_active").notNull().default("true"),
+    createdAt: createdAt(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    check("access_codes_level_check", levelCheck("level")),
+    check("access_codes_is_active_check", textFlag("is_active")),
+    index("access_codes_user_id_idx").on(t.userId),
+  ],
+);
+
+export const adminAccounts = pgTable("admin_accounts", {
+  id: serial("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+  lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+});
+
+/**
+ * The session store (sid, sess, expire). A signed token names its sid; deleting the row revokes it.
+ * A reader session points at its access code, an admin session at its admin account, so that
+ * deactivating a code or removing an admin ends their sessions at once (cascade).
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    sid: text("sid").primaryKey(),
+    sess: jsonb("sess").notNull(),
+    expire: timestamp("expire", { withTimezone: true }).notNull(),
+    accessCodeId: integer("access_code_id").references(() => accessCodes.id, { onDelete: "cascade" }),
+    adminId: integer("admin_id").references(() => adminAccounts.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    index("sessions_expire_idx").on(t.expire),
+    index("sessions_access_code_id_idx").on(t.accessCodeId),
+    index("sessions_admin_id_idx").on(t.adminId),
+  ],
+);
+
+/** One row per counted attempt (failed login, scan started...), for limits shared by every instance. */
+export const rateLimitHits = pgTable(
+  "rate_limit_hits",
+  {
+    id: serial("id").primaryKey(),
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("rate_limit_hits_lookup_idx").on(t.bucket, t.key, t.at)],
+);
+
+export const chapters = pgTable(
+  "chapters",
+  {
+    id: serial("id").primaryKey(),
+    /** Unique among live chapters: a deleted chapter's slug may be reused (restoring it then is 409). */
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    readingTime: integer("reading_time").notNull().default(5),
+    order: integer("order").notNull().default(0),
+    level: text("level").default("Operator"),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("chapters_live_slug_idx").on(t.slug).where(sql`${t.deletedAt} IS NULL`),
+    check("chapters_level_check", levelCheck("level")),
+    check("chapters_reading_time_check", sql`${t.readingTime} >= 0`),
+    check("chapters_order_check", sql`${t.order} >= 0`),
+    index("chapters_live_order_idx").on(t.level, t.order).where(sql`${t.deletedAt} IS NULL`),
+    index("chapters_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+  ],
+);
+
+export const subsections = pgTable(
+  "subsections",
+  {
+    id: serial("id").primaryKey(),
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    /** Anchor of the subsection within its chapter page; unique among the chapter's live subsections. */
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    photo: text("photo"),
+    photoAlt: text("photo_alt"),
+    order: integer("order").notNull().default(0),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("subsections_chapter_live_slug_idx").on(t.chapterId, t.slug).where(sql`${t.deletedAt} IS NULL`),
+    index("subsections_live_order_idx").on(t.chapterId, t.order).where(sql`${t.deletedAt} IS NULL`),
+    index("subsections_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+    check("subsections_order_check", sql`${t.order} >= 0`),
+  ],
+);
+
+export const assessmentSessions = pgTable(
+  "assessment_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    name: text("name"),
+    email: text("email"),
+    completed: text("completed").notNull().default("false"),
+    score: integer("score"),
+    scoreBreakdown: jsonb("score_breakdown"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("assessment_sessions_completed_check", textFlag("completed")),
+    index("assessment_sessions_started_at_idx").on(t.startedAt),
+  ],
+);
+
+export const assessmentResponses = pgTable(
+  "assessment_responses",
+  {
+    id: serial("id").primaryKey(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => assessmentSessions.id, { onDelete: "cascade" }),
+    questionNumber: integer("question_number").notNull(),
+    answer: text("answer").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("assessment_responses_session_question_idx").on(t.sessionId, t.questionNumber),
+    check("assessment_responses_question_check", sql`${t.questionNumber} BETWEEN 1 AND 15`),
+    check("assessment_responses_answer_check", sql`${t.answer} IN ('A', 'B', 'C', 'D')`),
+  ],
+);
+
+/**
+ * A signed-in client's reading, for their profile figures: one row per reading session (a pause
+ * of more than 30 minutes starts a new one), extended by heartbeats from the chapter pages.
+ */
+export const readingSessions = pgTable(
+  "reading_sessions",
+  {
+    id: serial("id").primaryKey(),
+    accessCodeId: integer("access_code_id")
+      .notNull()
+      .references(() => accessCodes.id, { onDelete: "cascade" }),
+    chapterId: integer("chapter_id").references(() => chapters.id, { onDelete: "set null" }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+    seconds: integer("seconds").notNull().default(0),
+  },
+  (t) => [index("reading_sessions_code_seen_idx").on(t.accessCodeId, t.lastSeenAt), check("reading_sessions_seconds_check", sql`${t.seconds} >= 0`)],
+);
+
+export type ChapterRow = typeof chapters.$inferSelect;
+export type SubsectionRow = typeof subsections.$inferSelect;
+
+/**
+ * One-time tokens of the first-admin setup link (issue 6): only a SHA-256 of the token is kept, with
+ * an expiry. A start while no admin exists replaces any earlier token; once an admin exists none works.
+ */
+export const adminSetupTokens = pgTable("admin_setup_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Whether the static site shows the latest content, shared by every instance: a single row (id 1).
+ * `requestedAt` is the last content change; a publish that started before it leaves work pending.
+ */
+export const publishState = pgTable(
+  "publish_state",
+  {
+    id: integer("id").primaryKey().default(1),
+    state: text("state").notNull().default("live"),
+    requestedAt: timestamp("requested_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    lastPublishedAt: timestamp("last_published_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  () => [
+    check("publish_state_singleton_check", sql.raw("id = 1")),
+    check("publish_state_state_check", sql.raw("state IN ('live', 'publishing', 'failed')")),
+  ],
+);

@@ -1,0 +1,151 @@
+/**
+ * The local host's request handler: the same routing order Netlify applies to netlify.toml and
+ * the functions' `config.path`:
+ *   1. functions with a path (unless preferStatic)  2. forced redirects  3. static files
+ *   4. functions with preferStatic  5. other redirects  6. the 404 page.
+ * (Order checked against Netlify's own emulator by tests/parity.)
+ * Custom headers from netlify.toml apply to static responses, as on Netlify.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { CLIENT_IP_HEADER } from "../http/request.ts";
+import type { FunctionRoute } from "./functions.ts";
+import type { NetlifyConfig } from "./netlify-config.ts";
+import type { StaticFile, StaticSite } from "./static-site.ts";
+
+
+export interface HostOptions {
+  netlify: NetlifyConfig;
+  functions: FunctionRoute[];
+  /** The site being served; read on every request so a rebuild can swap it. */
+  site: () => StaticSite;
+}
+
+/** The host as a fetch-style function: the same routing, without a socket (tests use it). */
+export function createFetchHandler(options: HostOptions): (request: Request) => Promise<Response> {
+  return (request) => answer(request, options, 0);
+}
+
+/** The host as a node:http request listener. */
+export function createHandler(options: HostOptions) {
+  const fetchHandler = createFetchHandler(options);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      await send(res, await fetchHandler(toRequest(req)), req.method === "HEAD");
+    } catch (error) {
+      console.error("The local host failed to answer:", error);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end("Internal error");
+    }
+  };
+}
+
+/**
+ * Answers `request`, routing by `url` (the request's own, or a rewrite's target). As on Netlify,
+ * a function reached through a rewrite still sees the original request URL.
+ */
+async function answer(request: Request, options: HostOptions, depth: number, url = new URL(request.url)): Promise<Response> {
+  const { netlify, functions } = options;
+  const site = options.site();
+
+  const callFunction = (route: FunctionRoute, params: Record<string, string>) =>
+    route.handler(request, { params });
+
+  for (const route of functions) {
+    if (route.preferStatic) continue;
+    const params = route.match(url, request.method);
+    if (params) return callFunction(route, params);
+  }
+
+  const redirect = async (force: boolean): Promise<Response | null> => {
+    for (const rule of netlify.redirects) {
+      if (rule.force !== force) continue;
+      const target = rule.match(url.pathname);
+      if (!target) continue;
+      if (target.status >= 300 && target.status < 400) {
+        return new Response(null, { status: target.status, headers: { location: target.to + url.search } });
+      }
+      // A rewrite (200, 404...): answer with what the target answers, under the rule's status.
+      if (depth > 4) break;
+      const inner = await answer(request, options, depth + 1, new URL(target.to, url));
+      return new Response(inner.body, { status: target.status, headers: inner.headers });
+    }
+    return null;
+  };
+
+  const forced = await redirect(true);
+  if (forced) return forced;
+
+  if (request.method === "GET" || request.method === "HEAD") {
+    const file = site.lookup(url.pathname);
+    if (file) return staticResponse(request, file, 200, netlify.headersFor(url.pathname));
+  }
+
+  for (const route of functions) {
+    if (!route.preferStatic) continue;
+    const params = route.match(url, request.method);
+    if (params) return callFunction(route, params);
+  }
+
+  const redirected = await redirect(false);
+  if (redirected) return redirected;
+
+  const notFound = site.notFoundPage();
+  if (notFound) return staticResponse(request, notFound, 404, netlify.headersFor(url.pathname));
+  return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+function staticResponse(request: Request, file: StaticFile, status: number, custom: Record<string, string>) {
+  const headers = new Headers({
+    "content-type": file.type,
+    etag: file.etag,
+    "cache-control": "public, max-age=0, must-revalidate",
+    vary: "Accept-Encoding",
+  });
+  for (const [name, value] of Object.entries(custom)) headers.set(name, value);
+  // As browsers ignore HSTS over plain http, the local host only sends it behind HTTPS.
+  if (request.headers.get("x-forwarded-proto") !== "https") headers.delete("strict-transport-security");
+  if (status === 200 && request.headers.get("if-none-match") === file.etag) {
+    return new Response(null, { status: 304, headers });
+  }
+  const gzip = file.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  if (gzip) headers.set("content-encoding", "gzip");
+  const body = gzip ? file.gzip! : file.body;
+  headers.set("content-length", String(body.length));
+  return new Response(new Uint8Array(body), { status, headers });
+}
+
+function toRequest(req: IncomingMessage): Request {
+  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(":")) continue;
+    for (const one of [value].flat()) headers.append(name, one);
+  }
+  // As on Netlify, the client's address comes from the connection; any value a client sent is replaced.
+  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? "unknown");
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    duplex: "half",
+  } as RequestInit);
+}
+
+async function send(res: ServerResponse, response: Response, head: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, headers);
+  if (head || !response.body) {
+    res.end();
+    return;
+  }
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  res.end();
+}

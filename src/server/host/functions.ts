@@ -1,0 +1,58 @@
+/**
+ * The Netlify Functions of netlify/functions, imported once and routed by their `config.path`
+ * (URLPattern syntax, as on Netlify). A function without a path answers at
+ * /.netlify/functions/{name}, as on Netlify.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+type Handler = (request: Request, context: { params: Record<string, string> }) => Response | Promise<Response>;
+
+interface FunctionModule {
+  default: Handler;
+  config?: { path?: string | string[]; excludedPath?: string | string[]; preferStatic?: boolean; method?: string | string[] };
+}
+
+export interface FunctionRoute {
+  name: string;
+  preferStatic: boolean;
+  match(url: URL, method: string): Record<string, string> | null;
+  handler: Handler;
+}
+
+export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
+  const files = fs
+    .readdirSync(dir)
+    .filter((file) => /\.(ts|mts|js|mjs)$/.test(file) && !file.endsWith(".test.ts"))
+    .sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const name = file.replace(/\.\w+$/, "");
+      const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
+      const paths = [mod.config?.path ?? `/.netlify/functions/${name}`].flat();
+      const patterns = paths.map((pathname) => new URLPattern({ pathname }));
+      const excluded = [mod.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
+      const methods = mod.config?.method ? [mod.config.method].flat() : null;
+      return {
+        name,
+        preferStatic: mod.config?.preferStatic ?? false,
+        handler: mod.default,
+        match(url: URL, method: string) {
+          if (methods && !methods.includes(method)) return null;
+          if (excluded.some((pattern) => pattern.test({ pathname: url.pathname }))) return null;
+          for (const pattern of patterns) {
+            const result = pattern.exec({ pathname: url.pathname });
+            if (result) {
+              const groups = result.pathname.groups;
+              return Object.fromEntries(
+                Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined),
+              );
+            }
+          }
+          return null;
+        },
+      };
+    }),
+  );
+}

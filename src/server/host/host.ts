@@ -1,0 +1,123 @@
+/**
+ * The local host: one Node process serving the built site and every Netlify Function, imported
+ * once, on one database it owns. `npm start` runs it; tests start it on a free port.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Config } from "../config.ts";
+import type { DatabaseHandle } from "../db/client.ts";
+import { closeDatabase, useDatabase } from "../db/index.ts";
+import { seedIfEmpty } from "../content/seed.ts";
+import { loadAssessment } from "../assessment/content.ts";
+import { abortBuilds, buildSite, ensureBuilt } from "../build/site-builder.ts";
+import { createHandler } from "./app.ts";
+import { loadFunctions } from "./functions.ts";
+import { readNetlifyConfig } from "./netlify-config.ts";
+import { StaticSite } from "./static-site.ts";
+import { useSitePages } from "../pages/site-pages.ts";
+import { issueSetupToken } from "../admin/setup-token.ts";
+import { createLocalPublisher } from "../publish/local-publisher.ts";
+import { useLocalPublisher } from "../publish/publisher.ts";
+import { markPublished } from "../publish/state.ts";
+
+export interface RunningHost {
+  url: string;
+  port: number;
+  /** Stops taking requests, finishes those in flight, then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface HostStartOptions {
+  config: Config;
+  database: DatabaseHandle;
+  log?: (line: string) => void;
+  /** How long in-flight requests may take to finish at shutdown. */
+  drainMs?: number;
+  /** How long content changes must settle before the site is rebuilt. */
+  publishDebounceMs?: number;
+}
+
+export async function startHost({
+  config,
+  database,
+  log = console.log,
+  drainMs = 10_000,
+  publishDebounceMs = 1000,
+}: HostStartOptions): Promise<RunningHost> {
+  loadAssessment(); // a broken content/assessment.yaml stops the start, naming the field
+  await database.migrate();
+  const seeded = await seedIfEmpty(database.db);
+  if (seeded) log(`Loaded the seed book: ${seeded.inserted} chapters.`);
+  useDatabase(database);
+
+  const netlify = readNetlifyConfig();
+  const siteDir = config.siteDir ?? netlify.publish;
+  const buildOptions = { db: database.db, outDir: siteDir, workDir: path.join(config.dataDir, "build"), log };
+  const builtAt = new Date();
+  const built = await ensureBuilt(buildOptions);
+  if (!built) log("The static site is up to date.");
+  await markPublished(database.db, builtAt);
+  // Reassigned when a publish completes: requests read it afresh, so the new site is served at once.
+  let site = new StaticSite(siteDir);
+  useSitePages((pathname) => site.lookup(pathname)?.body.toString("utf8") ?? null);
+  const publisher = createLocalPublisher({
+    db: database.db,
+    debounceMs: publishDebounceMs,
+    log,
+    build: async () => {
+      await buildSite(buildOptions);
+      site = new StaticSite(siteDir);
+    },
+  });
+  useLocalPublisher(publisher);
+  const functions = await loadFunctions(netlify.functionsDir);
+
+  const listening = await listen(createHandler({ netlify, functions, site: () => site }), config.port, config.host);
+  // While no admin exists, each start prints a new one-time link that creates the first one.
+  const setupToken = await issueSetupToken(database.db);
+  if (setupToken) {
+    log(`No admin account yet. Create the first one at ${listening.url}/admin?setup=${setupToken} (works once, for 24 hours).`);
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    ...listening,
+    close() {
+      closing ??= listening
+        .close(drainMs)
+        .then(() => {
+          // A site build in progress is abandoned (the current site stays as it is), not awaited.
+          abortBuilds();
+          return publisher.stop();
+        })
+        .then(() => useLocalPublisher(undefined))
+        .then(closeDatabase);
+      return closing;
+    },
+  };
+}
+
+/**
+ * Serves `handler` on a port. `close` stops taking connections, lets the requests in flight
+ * finish (cutting them off after `drainMs`), and resolves once the server is closed.
+ */
+export async function listen(handler: http.RequestListener, port: number, host: string) {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    port: actual,
+    url: `http://localhost:${actual}`,
+    async close(drainMs: number): Promise<void> {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

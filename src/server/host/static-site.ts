@@ -1,0 +1,94 @@
+/**
+ * Serving a built site folder: files read once and kept in memory (with a gzip copy for text),
+ * ETags and 304s. A new build is served by swapping in a new StaticSite, so the old one keeps
+ * answering until the new one is complete.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".webmanifest": "application/manifest+json",
+};
+
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg\+xml)/;
+
+export interface StaticFile {
+  body: Buffer;
+  gzip: Buffer | null;
+  type: string;
+  etag: string;
+}
+
+export class StaticSite {
+  private readonly cache = new Map<string, StaticFile | null>();
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** The file a URL path names: exact file, then `{path}.html`, then `{path}/index.html`. */
+  lookup(pathname: string): StaticFile | null {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return null;
+    }
+    // No parent segments, and no dot files (the build stamp, editor droppings) are ever served.
+    if (decoded.includes("\0") || decoded.split("/").some((segment) => segment.startsWith("."))) return null;
+    const base = decoded.endsWith("/") ? `${decoded}index.html` : decoded;
+    const candidates = [base, `${base}.html`, `${base}/index.html`];
+    for (const candidate of candidates) {
+      const file = this.read(candidate);
+      if (file) return file;
+    }
+    return null;
+  }
+
+  /** The site's 404 page, if it has one. */
+  notFoundPage(): StaticFile | null {
+    return this.read("/404.html");
+  }
+
+  private read(relative: string): StaticFile | null {
+    if (this.cache.has(relative)) return this.cache.get(relative)!;
+    const full = path.join(this.dir, relative);
+    let file: StaticFile | null = null;
+    if (full.startsWith(this.dir + path.sep)) {
+      try {
+        if (fs.statSync(full).isFile()) {
+          const body = fs.readFileSync(full);
+          const type = TYPES[path.extname(full).toLowerCase()] ?? "application/octet-stream";
+          file = {
+            body,
+            type,
+            gzip: COMPRESSIBLE.test(type) && body.length > 1024 ? gzipSync(body) : null,
+            etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
+          };
+        }
+      } catch {
+        file = null;
+      }
+    }
+    this.cache.set(relative, file);
+    return file;
+  }
+}

@@ -1,0 +1,56 @@
+/** The one error class for API failures; `toErrorResponse` (respond.ts) turns it into JSON. */
+export class HttpError extends Error {
+  override name = "HttpError";
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, "bad_request", message);
+export const unauthenticated = (message = "Sign in to read this.") =>
+  new HttpError(401, "unauthenticated", message);
+export const forbidden = (message = "Your access level does not include this.") =>
+  new HttpError(403, "forbidden", message);
+export const notFound = (message = "Not found.") => new HttpError(404, "not_found", message);
+export const conflict = (message: string) => new HttpError(409, "conflict", message);
+
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+/** Whether an error (or one of its causes) says the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error; e instanceof Error || (e && typeof e === "object"); e = (e as { cause?: unknown }).cause) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
+    if (
+      typeof message === "string" &&
+      /connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|websocket|Connection refused|the database system is (starting up|shutting down)/i.test(
+        message,
+      )
+    ) {
+      return true;
+    }
+    if (e === (e as { cause?: unknown }).cause) break;
+  }
+  return false;
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import { createLocalPublisher } from "./local-publisher.ts";
+import { readPublishView } from "./state.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("the local publisher", () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await openDatabase({ driver: "pglite", dataDir: null });
+    await database.migrate();
+  });
+  afterAll(() => database?.close());
+
+  /** A build that takes `ms` and counts its runs. */
+  function counting(ms: number, fail = false) {
+    const runs = { started: 0, finished: 0 };
+    const build = async () => {
+      runs.started++;
+      await sleep(ms);
+      if (fail) throw new Error("astro build exited with code 1.");
+      runs.finished++;
+    };
+    return { runs, build };
+  }
+
+  it("waits for changes to settle, then builds once", async () => {
+    const { runs, build } = counting(10);
+    const publisher = createLocalPublisher({ db: database.db, build, debounceMs: 60 });
+    for (let i = 0; i < 5; i++) {
+      publisher.request();
+      await sleep(15);
+    }
+    expect(runs.started).toBe(0);
+    await publisher.idle();
+    expect(runs).toEqual({ started: 1, finished: 1 });
+    expect((await readPublishView(database.db)).state).toBe("live");
+  });
+
+  it("builds exactly once more for changes made while a build runs", async () => {
+    const { runs, build } = counting(120);
+    const publisher = createLocalPublisher({ db: database.db, build, debounceMs: 10 });
+    publisher.request();
+    await sleep(40); // the first build is running
+    publisher.request();
+    publisher.request();
+    await sleep(40);
+    publisher.request();
+    await publisher.idle();
+    expect(runs).toEqual({ started: 2, finished: 2 });
+  });
+
+  it("records a failed build with its reason, and the next one recovers", async () => {
+    const failing = counting(5, true);
+    const publisher = createLocalPublisher({ db: database.db, build: failing.build, debounceMs: 5 });
+    publisher.now();
+    await publisher.idle();
+    const failed = await readPublishView(database.db);
+    expect(failed.state).toBe("failed");
+    expect(failed.error).toContain("astro build exited with code 1.");
+
+    const working = counting(5);
+    const next = createLocalPublisher({ db: database.db, build: working.build, debounceMs: 5 });
+    next.now();
+    await next.idle();
+    expect((await readPublishView(database.db)).state).toBe("live");
+  });
+
+  it("stopping cancels a waiting build", async () => {
+    const { runs, build } = counting(5);
+    const publisher = createLocalPublisher({ db: database.db, build, debounceMs: 50 });
+    publisher.request();
+    await publisher.stop();
+    await sleep(80);
+    expect(runs.started).toBe(0);
+    publisher.request();
+    await sleep(80);
+    expect(runs.started).toBe(0);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Access codes (issue 6, beyond the spec): the list, issuing a code for a level, deactivating and
+ * reactivating, resetting a password. A password is in the answer of an issue or a reset only,
+ * and the panel shows it once.
+ */
+import { atom } from "nanostores";
+import { apiRequest, errorMessage } from "../lib/api-client.ts";
+import type { Level } from "../lib/levels.ts";
+import { notify } from "../lib/notify.ts";
+import { isSignedOutError, logMutationError, type AccessCodeEntry, type IssuedCode } from "./admin-api.ts";
+import { sessionEnded } from "./admin-session.ts";
+
+export const $accessCodes = atom<AccessCodeEntry[]>([]);
+export const $accessCodesError = atom<string | null>(null);
+
+function failure(error: unknown, description: string): void {
+  logMutationError(error);
+  if (isSignedOutError(error)) return sessionEnded();
+  notify({ title: "Error", description, variant: "destructive" });
+}
+
+export async function loadAccessCodes(): Promise<void> {
+  try {
+    $accessCodes.set(await apiRequest<AccessCodeEntry[]>("GET", "/api/admin/access-codes"));
+    $accessCodesError.set(null);
+  } catch (error) {
+    if (isSignedOutError(error)) return sessionEnded();
+    $accessCodesError.set(errorMessage(error));
+  }
+}
+
+/** Issues a code; answers the login and password (to be shown once), or null on failure. */
+export async function issueAccessCode(level: Level, login: string): Promise<IssuedCode | null> {
+  try {
+    const issued = await apiRequest<IssuedCode>("POST", "/api/admin/access-codes", login ? { level, login } : { level });
+    notify({ title: "Success", description: `Access code issued for ${issued.level}` });
+    await loadAccessCodes();
+    return issued;
+  } catch (error) {
+    failure(error, `Failed to issue access code: ${errorMessage(error)}`);
+    return null;
+  }
+}
+
+export async function setAccessCodeActive(login: string, active: boolean): Promise<void> {
+  try {
+    await apiRequest("PUT", `/api/admin/access-codes/${encodeURIComponent(login)}/active`, { active });
+    notify({ title: "Success", description: active ? `Access code ${login} reactivated` : `Access code ${login} deactivated` });
+  } catch (error) {
+    failure(error, `Failed to ${active ? "reactivate" : "deactivate"} access code: ${errorMessage(error)}`);
+  }
+  await loadAccessCodes();
+}
+
+/** Gives a code a new password; answers it (to be shown once), or null on failure. */
+export async function resetAccessCodePassword(login: string): Promise<IssuedCode | null> {
+  try {
+    const issued = await apiRequest<IssuedCode>("POST", `/api/admin/access-codes/${encodeURIComponent(login)}/reset-password`);
+    notify({ title: "Success", description: `New password set for ${login}` });
+    await loadAccessCodes();
+    return issued;
+  } catch (error) {
+    failure(error, `Failed to reset password: ${errorMessage(error)}`);
+    return null;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The admin API's shapes (src/server/api/admin/README.md) and the few helpers the admin stores
+ * share. Every call goes through `apiRequest`, so a failure is an Error "{status}: {body}".
+ */
+import type { BodySubsection } from "../lib/chapter-body.ts";
+import { ApiError } from "../lib/api-client.ts";
+import type { Level } from "../lib/levels.ts";
+
+export interface AdminChapter {
+  id: number;
+  slug: string;
+  title: string;
+  content: string;
+  readingTime: number;
+  order: number;
+  level: Level | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AdminSubsection extends BodySubsection {
+  chapterId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeletedChapter extends AdminChapter {
+  deletedAt: string;
+}
+
+export interface DeletedSubsection extends AdminSubsection {
+  deletedAt: string;
+  chapterTitle: string;
+}
+
+export interface ChapterPayload {
+  slug: string;
+  title: string;
+  content: string;
+  readingTime: number;
+  order: number;
+  level: Level;
+}
+
+export interface SubsectionPayload {
+  chapterId: number;
+  title: string;
+  content: string;
+  photo: string | null;
+  photoAlt: string | null;
+  order: number;
+  slug?: string;
+}
+
+export interface Submission {
+  id: string;
+  name: string | null;
+  email: string | null;
+  score: number | null;
+  scoreBreakdown: { level: string; totalScore: number; categoryScores: Record<string, number> } | null;
+  completed: "true" | "false";
+  responses: { id: number; questionNumber: number; answer: string }[];
+  startedAt: string;
+  completedAt: string | null;
+}
+
+export interface AccessCodeEntry {
+  id: number;
+  login: string;
+  level: Level;
+  isActive: string | boolean;
+  createdAt: string;
+  usedAt: string | null;
+}
+
+export interface IssuedCode {
+  login: string;
+  password: string;
+  level: Level;
+}
+
+export interface PublishStatus {
+  state: "live" | "publishing" | "failed";
+  lastPublishedAt: string | null;
+  error: string | null;
+  pending: boolean;
+}
+
+/** Whether an error means the admin session is gone (expired or signed out elsewhere). */
+export function isSignedOutError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+/** SPEC.md section 8: every failed mutation is logged with this text. */
+export function logMutationError(error: unknown): void {
+  console.error("Query mutation error:", error);
+}
+
+/** An access code's `isActive` is stored as text ("true"/"false"); accept a boolean too. */
+export function isActiveCode(code: AccessCodeEntry): boolean {
+  return code.isActive === true || code.isActive === "true";
+}

@@ -1,0 +1,239 @@
+/**
+ * The admin panel's content: every live chapter, the subsections of the chapters opened in the
+ * panel (always fetched fresh), and the recently deleted chapters and subsections. Each action
+ * calls the admin API, shows the SPEC.md section 8 toast and refreshes the affected lists.
+ *
+ * Subsection deletion and both reorders are applied at once; a refused delete is rolled back,
+ * a refused reorder reloads the list (SPEC.md section 4).
+ */
+import { atom } from "nanostores";
+import { apiRequest, errorMessage } from "../lib/api-client.ts";
+import type { Level } from "../lib/levels.ts";
+import { levelOf } from "../lib/levels.ts";
+import { notify } from "../lib/notify.ts";
+import {
+  isSignedOutError,
+  logMutationError,
+  type AdminChapter,
+  type AdminSubsection,
+  type ChapterPayload,
+  type DeletedChapter,
+  type DeletedSubsection,
+  type SubsectionPayload,
+} from "./admin-api.ts";
+import { refreshPublish } from "./admin-publish.ts";
+import { sessionEnded } from "./admin-session.ts";
+
+export const $chapters = atom<AdminChapter[]>([]);
+export const $chaptersError = atom<string | null>(null);
+export const $deletedChapters = atom<DeletedChapter[]>([]);
+export const $deletedSubsections = atom<DeletedSubsection[]>([]);
+/** Subsections by chapter id, for the chapters whose cards have been opened. */
+export const $subsections = atom<Record<number, AdminSubsection[] | undefined>>({});
+
+const success = (description: string) => notify({ title: "Success", description });
+
+/** Logs a failed mutation and shows its toast, or the sign-in form when the session ended. */
+function failure(error: unknown, description: string): void {
+  logMutationError(error);
+  if (isSignedOutError(error)) return sessionEnded();
+  notify({ title: "Error", description, variant: "destructive" });
+}
+
+/** A level's chapters in their order. */
+export function chaptersOf(chapters: AdminChapter[], level: Level): AdminChapter[] {
+  return chapters.filter((c) => levelOf(c.level) === level).sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+export async function loadChapters(): Promise<void> {
+  try {
+    $chapters.set(await apiRequest<AdminChapter[]>("GET", "/api/admin/chapters"));
+    $chaptersError.set(null);
+  } catch (error) {
+    if (isSignedOutError(error)) return sessionEnded();
+    $chaptersError.set(errorMessage(error));
+  }
+}
+
+export async function loadDeleted(): Promise<void> {
+  try {
+    const [chapters, subsections] = await Promise.all([
+      apiRequest<DeletedChapter[]>("GET", "/api/admin/chapters/deleted/recent"),
+      apiRequest<DeletedSubsection[]>("GET", "/api/admin/subsections/deleted/recent"),
+    ]);
+    $deletedChapters.set(chapters);
+    $deletedSubsections.set(subsections);
+  } catch (error) {
+    if (isSignedOutError(error)) sessionEnded();
+  }
+}
+
+export async function loadSubsections(chapterId: number): Promise<void> {
+  try {
+    const list = await apiRequest<AdminSubsection[]>("GET", `/api/chapters/${chapterId}/subsections`);
+    $subsections.set({ ...$subsections.get(), [chapterId]: [...list].sort((a, b) => a.order - b.order) });
+  } catch (error) {
+    if (isSignedOutError(error)) sessionEnded();
+  }
+}
+
+function setSubsections(chapterId: number, list: AdminSubsection[]): void {
+  $subsections.set({ ...$subsections.get(), [chapterId]: list });
+}
+
+/** After a change: the chapter list, the deleted items and what the public site shows. */
+async function afterChange(...chapterIds: number[]): Promise<void> {
+  const opened = $subsections.get();
+  await Promise.all([
+    loadChapters(),
+    loadDeleted(),
+    refreshPublish(),
+    ...chapterIds.filter((id) => opened[id] !== undefined).map((id) => loadSubsections(id)),
+  ]);
+}
+
+export async function createChapter(payload: ChapterPayload): Promise<boolean> {
+  try {
+    await apiRequest("POST", "/api/admin/chapters", payload);
+    success("Chapter created successfully");
+    await afterChange();
+    return true;
+  } catch (error) {
+    failure(error, `Failed to create chapter: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+export async function updateChapter(id: number, payload: ChapterPayload): Promise<boolean> {
+  try {
+    await apiRequest("PUT", `/api/admin/chapters/${id}`, payload);
+    success("Chapter updated successfully");
+    await afterChange();
+    return true;
+  } catch (error) {
+    failure(error, `Failed to update chapter: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+export async function deleteChapter(id: number): Promise<boolean> {
+  try {
+    await apiRequest("DELETE", `/api/admin/chapters/${id}`);
+    success("Chapter deleted successfully");
+    const opened = { ...$subsections.get() };
+    delete opened[id];
+    $subsections.set(opened);
+    await afterChange();
+    return true;
+  } catch (error) {
+    failure(error, `Failed to delete chapter: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+export async function restoreChapter(id: number): Promise<void> {
+  try {
+    await apiRequest("PUT", `/api/admin/chapters/${id}/restore`);
+    success("Chapter restored successfully");
+    await afterChange(id);
+  } catch (error) {
+    failure(error, `Failed to restore chapter: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * Moves a level's chapters into `orderedIds` at once, then asks the server. A refusal reloads
+ * the list, so the panel shows what is stored.
+ */
+export async function reorderChapters(orderedIds: number[]): Promise<void> {
+  // The server numbers a reordered level 1..n.
+  const position = new Map(orderedIds.map((id, index) => [id, index + 1]));
+  $chapters.set(
+    $chapters.get().map((c) => (position.has(c.id) ? { ...c, order: position.get(c.id)! } : c)),
+  );
+  try {
+    await apiRequest("PUT", "/api/admin/chapters/reorder", { chapterIds: orderedIds });
+    success("Chapters reordered successfully");
+    await afterChange();
+  } catch (error) {
+    failure(error, `Failed to reorder chapters: ${errorMessage(error)}`);
+    await loadChapters();
+  }
+}
+
+/** Creates a subsection; a slug taken in the chapter gets the spec's own explanation. */
+export async function createSubsection(payload: SubsectionPayload): Promise<boolean> {
+  try {
+    await apiRequest("POST", "/api/admin/subsections", payload);
+    success("Subsection created successfully");
+    await afterChange(payload.chapterId);
+    return true;
+  } catch (error) {
+    const message = errorMessage(error);
+    const description = message.includes("duplicate slug")
+      ? "A subsection with this slug already exists in this chapter. Please use a different slug."
+      : message || "Failed to create subsection";
+    failure(error, description);
+    return false;
+  }
+}
+
+export async function updateSubsection(id: number, payload: SubsectionPayload): Promise<boolean> {
+  try {
+    await apiRequest("PUT", `/api/admin/subsections/${id}`, payload);
+    success("Subsection updated successfully");
+    await afterChange(payload.chapterId);
+    return true;
+  } catch (error) {
+    failure(error, "Failed to update subsection");
+    return false;
+  }
+}
+
+/** Removes the subsection from the list at once; puts it back if the server refuses. */
+export async function deleteSubsection(subsection: AdminSubsection): Promise<void> {
+  const before = $subsections.get()[subsection.chapterId] ?? [];
+  setSubsections(
+    subsection.chapterId,
+    before.filter((s) => s.id !== subsection.id),
+  );
+  try {
+    await apiRequest("DELETE", `/api/admin/subsections/${subsection.id}`);
+    success("Subsection deleted successfully");
+    await afterChange(subsection.chapterId);
+  } catch (error) {
+    setSubsections(subsection.chapterId, before);
+    failure(error, "Failed to delete subsection");
+  }
+}
+
+export async function restoreSubsection(id: number): Promise<void> {
+  try {
+    const restored = await apiRequest<AdminSubsection>("PUT", `/api/admin/subsections/${id}/restore`);
+    success("Subsection restored successfully");
+    await afterChange(restored.chapterId);
+  } catch (error) {
+    failure(error, `Failed to restore subsection: ${errorMessage(error)}`);
+  }
+}
+
+/** Moves a chapter's subsections into `orderedIds` at once; a refusal reloads the list. */
+export async function reorderSubsections(chapterId: number, orderedIds: number[]): Promise<void> {
+  const current = $subsections.get()[chapterId] ?? [];
+  const byId = new Map(current.map((s) => [s.id, s]));
+  setSubsections(
+    chapterId,
+    orderedIds.flatMap((id, index) => {
+      const subsection = byId.get(id);
+      return subsection ? [{ ...subsection, order: index }] : [];
+    }),
+  );
+  try {
+    await apiRequest("PUT", "/api/admin/subsections/reorder", { subsectionIds: orderedIds, chapterId });
+    success("Subsection reordered successfully");
+    await afterChange(chapterId);
+  } catch (error) {
+    failure(error, "Failed to reorder subsections");
+    await loadSubsections(chapterId);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What the public site shows: live, publishing (a rebuild is running) or failed (with the
+ * reason), when it was last published, and whether changes wait for the next build. Polled while
+ * a build runs; refreshed after every content change.
+ */
+import { atom } from "nanostores";
+import { apiRequest, errorMessage } from "../lib/api-client.ts";
+import { notify } from "../lib/notify.ts";
+import { logMutationError, type PublishStatus } from "./admin-api.ts";
+
+export const PUBLISH_POLL_MS = 2000;
+
+export const $publish = atom<PublishStatus | null>(null);
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Fetches the status; keeps polling while a build runs or changes are pending. */
+export async function refreshPublish(): Promise<void> {
+  clearTimeout(timer);
+  timer = undefined;
+  try {
+    const status = await apiRequest<PublishStatus>("GET", "/api/admin/publish");
+    $publish.set(status);
+    if (status.state === "publishing" || status.pending) timer = setTimeout(() => void refreshPublish(), PUBLISH_POLL_MS);
+  } catch {
+    // The indicator keeps its last known state; the next change refreshes it.
+  }
+}
+
+/** Starts a build now (after a failure, or to publish pending changes at once). */
+export async function publishNow(): Promise<void> {
+  try {
+    await apiRequest("POST", "/api/admin/publish");
+  } catch (error) {
+    logMutationError(error);
+    notify({ title: "Error", description: `Failed to publish: ${errorMessage(error)}`, variant: "destructive" });
+  }
+  await refreshPublish();
+}
+
+export function stopPublishPolling(): void {
+  clearTimeout(timer);
+  timer = undefined;
+}

@@ -1,0 +1,122 @@
+/**
+ * The reader's chapter list (SPEC.md sections 2, 4 and 9): GET /api/chapters, cached for 15
+ * minutes in sessionStorage, filtered to the selected level and to what the reader may access.
+ *
+ * Pages seed the store with the chapter list they were built with, so the rail, the drawer and
+ * Previous/Next render complete HTML before any script runs; the fresh list then replaces it.
+ * The current chapter is a store too: static pages set it from `data-chapter-slug`, and a reader
+ * that fetches a chapter at run time calls `setCurrentChapter(slug)`.
+ */
+import { atom, computed } from "nanostores";
+import { apiRequest } from "../lib/api-client.ts";
+import { canAccess, levelOf, type Level } from "../lib/levels.ts";
+import { $auth, restoreAuth } from "./auth.ts";
+import { $selectedLevel, restoreSelectedLevel } from "./selected-level.ts";
+
+/** What the reader needs of a chapter: never its content. */
+export interface ChapterEntry {
+  id: number;
+  slug: string;
+  title: string;
+  level: string | null;
+  order: number;
+}
+
+export interface ChapterListState {
+  status: "loading" | "ready" | "error";
+  chapters: ChapterEntry[];
+  /** The "{status}: {body}" message of a failed load. */
+  error?: string;
+}
+
+export const CHAPTER_LIST_CACHE_KEY = "chapterList";
+export const CHAPTER_LIST_TTL_MS = 15 * 60 * 1000;
+
+export const $chapterList = atom<ChapterListState>({ status: "loading", chapters: [] });
+export const $currentChapter = atom<string | null>(null);
+
+/** The chapters of one level a reader holding `held` may open, in reading order. */
+export function chaptersFor(chapters: readonly ChapterEntry[], level: Level, held: Level | null): ChapterEntry[] {
+  return chapters
+    .filter((c) => levelOf(c.level) === level && canAccess(held, level))
+    .sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+/** The selected level's chapters, as the rail, the drawer and Previous/Next show them. */
+export const $levelChapters = computed([$chapterList, $selectedLevel, $auth], (list, level, auth) =>
+  chaptersFor(list.chapters, level, auth.isAuthenticated ? auth.accessLevel : null),
+);
+
+/** Seeds the list with the build's copy (shown until the fresh list arrives). */
+export function seedChapterList(chapters: ChapterEntry[]): void {
+  if ($chapterList.get().chapters.length === 0) $chapterList.set({ status: "loading", chapters });
+}
+
+export function setCurrentChapter(slug: string | null): void {
+  $currentChapter.set(slug);
+}
+
+function readCache(): ChapterEntry[] | null {
+  try {
+    const raw = sessionStorage.getItem(CHAPTER_LIST_CACHE_KEY);
+    if (!raw) return null;
+    const cached = JSON.parse(raw) as { at?: number; chapters?: ChapterEntry[] };
+    if (typeof cached.at === "number" && Array.isArray(cached.chapters) && Date.now() - cached.at < CHAPTER_LIST_TTL_MS) {
+      return cached.chapters;
+    }
+  } catch {
+    // unreadable cache: fetch again
+  }
+  return null;
+}
+
+function writeCache(chapters: ChapterEntry[]): void {
+  try {
+    sessionStorage.setItem(CHAPTER_LIST_CACHE_KEY, JSON.stringify({ at: Date.now(), chapters }));
+  } catch {
+    // storage unavailable
+  }
+}
+
+let loading: Promise<ChapterListState> | undefined;
+
+/** Loads the list once per page (cache first). A failure keeps any seeded list on screen. */
+export function loadChapterList(): Promise<ChapterListState> {
+  loading ??= (async () => {
+    const cached = readCache();
+    if (cached) {
+      $chapterList.set({ status: "ready", chapters: cached });
+      return $chapterList.get();
+    }
+    try {
+      const fresh = await apiRequest<ChapterEntry[]>("GET", "/api/chapters");
+      const chapters = fresh.map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order }));
+      writeCache(chapters);
+      $chapterList.set({ status: "ready", chapters });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      $chapterList.set({ status: "error", chapters: $chapterList.get().chapters, error: message });
+    }
+    return $chapterList.get();
+  })();
+  return loading;
+}
+
+let started: Promise<ChapterListState> | undefined;
+
+/**
+ * Starts the reader once per page: auth and the selected level from storage, then the list.
+ * Resolves when both the server's view of the session and the list are known.
+ */
+export function startReader(): Promise<ChapterListState> {
+  started ??= (async () => {
+    const auth = restoreAuth();
+    restoreSelectedLevel();
+    const slug = document.querySelector<HTMLElement>("[data-chapter-slug]")?.dataset.chapterSlug;
+    if (slug && $currentChapter.get() === null) setCurrentChapter(slug);
+    // Once the server has had its say about the session, the level store has reconciled too.
+    const [, list] = await Promise.all([auth, loadChapterList()]);
+    return list;
+  })();
+  return started;
+}

@@ -1,0 +1,54 @@
+/**
+ * The level whose chapters the reader shows (SPEC.md section 4), stored as `selectedLevel`.
+ * On load the stored level is kept only while the reader may access it; otherwise it resets to
+ * Operator. Choosing a locked level sends the reader to /resume.
+ */
+import { atom } from "nanostores";
+import { canAccess, DEFAULT_LEVEL, isLevel, type Level } from "../lib/levels.ts";
+import { $auth } from "./auth.ts";
+
+export const SELECTED_LEVEL_KEY = "selectedLevel";
+
+export const $selectedLevel = atom<Level>(DEFAULT_LEVEL);
+
+function held(): Level | null {
+  const auth = $auth.get();
+  return auth.isAuthenticated ? auth.accessLevel : null;
+}
+
+function store(level: Level): void {
+  $selectedLevel.set(level);
+  try {
+    localStorage.setItem(SELECTED_LEVEL_KEY, level);
+  } catch {
+    // storage unavailable
+  }
+}
+
+/** Reads the stored level, keeping it only if the current auth state allows it. */
+export function restoreSelectedLevel(): void {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(SELECTED_LEVEL_KEY);
+  } catch {
+    // storage unavailable
+  }
+  store(isLevel(stored) && canAccess(held(), stored) ? stored : DEFAULT_LEVEL);
+}
+
+/** Chooses a level; a level the reader may not access goes to /resume instead. Answers whether it was chosen. */
+export function selectLevel(level: Level): boolean {
+  if (!canAccess(held(), level)) {
+    window.location.assign("/resume");
+    return false;
+  }
+  store(level);
+  return true;
+}
+
+// When the reader logs out (or loses access), a level they can no longer read falls back.
+$auth.listen((auth) => {
+  if (!auth.isLoading && !canAccess(auth.isAuthenticated ? auth.accessLevel : null, $selectedLevel.get())) {
+    store(DEFAULT_LEVEL);
+  }
+});

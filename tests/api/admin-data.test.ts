@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assessmentResponses, assessmentSessions } from "../../src/server/db/schema.ts";
+import { markRequested } from "../../src/server/publish/state.ts";
+import { apiClient, type Api } from "../support/api.ts";
+import { adminLogin, asAdmin } from "../support/admin.ts";
+import { jsonPost } from "../support/auth.ts";
+import { databaseTargets, type TestDatabase } from "../support/databases.ts";
+
+describe.each(databaseTargets())("admin submissions, access codes and publishing on $name", (target) => {
+  let database: TestDatabase;
+  let api: Api;
+  let cookie: string;
+
+  beforeAll(async () => {
+    database = await target.open();
+    api = await apiClient(database);
+    ({ cookie } = await adminLogin(api, database.db));
+  });
+  afterAll(() => database?.dispose());
+
+  it("lists submissions newest first with their answers by question, and exports them as CSV", async () => {
+    const breakdown = { level: "Architect", totalScore: 31, categoryScores: { identity: 10, control: 21 } };
+    const [older] = await database.db
+      .insert(assessmentSessions)
+      .values({ name: "=HYPERLINK(\"x\")", email: "a@example.com", completed: "true", score: 31, scoreBreakdown: breakdown, startedAt: new Date("2026-11-01T10:00:00Z"), completedAt: new Date("2026-11-01T10:05:00Z") })
+      .returning();
+    const [newer] = await database.db
+      .insert(assessmentSessions)
+      .values({ startedAt: new Date("2026-11-02T10:00:00Z") })
+      .returning();
+    await database.db.insert(assessmentResponses).values([
+      { sessionId: older!.id, questionNumber: 2, answer: "B" },
+      { sessionId: older!.id, questionNumber: 1, answer: "A" },
+      { sessionId: newer!.id, questionNumber: 1, answer: "D" },
+    ]);
+    const response = await api("/api/admin/assessment/sessions", asAdmin(cookie));
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as { id: string; completed: string; scoreBreakdown: unknown; completedAt: string | null; responses: { questionNumber: number; answer: string }[] }[];
+    expect(list.map((s) => s.id)).toEqual([newer!.id, older!.id]);
+    expect(list[1]).toMatchObject({ completed: "true", scoreBreakdown: breakdown, completedAt: "2026-11-01T10:05:00.000Z" });
+    expect(list[1]!.responses.map((r) => [r.questionNumber, r.answer])).toEqual([[1, "A"], [2, "B"]]);
+    expect(list[0]).toMatchObject({ completed: "false", completedAt: null });
+
+    const csv = await api("/api/admin/assessment/sessions.csv", asAdmin(cookie));
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="assessment-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (await csv.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe(`id,name,email,completed,score,level,startedAt,completedAt,${Array.from({ length: 15 }, (_, i) => `Q${i + 1}`).join(",")}`);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe(`${older!.id},"'=HYPERLINK(""x"")",a@example.com,true,31,Architect,2026-11-01T10:00:00.000Z,2026-11-01T10:05:00.000Z,A,B${",".repeat(13)}`);
+  });
+
+  it("issues, lists, deactivates, reactivates and resets access codes; the issued code logs in", async () => {
+    const issued = await api("/api/admin/access-codes", asAdmin(cookie, "POST", { level: "Architect" }));
+    expect(issued.status).toBe(201);
+    const code = (await issued.json()) as { login: string; password: string; level: string };
+    expect(code.level).toBe("Architect");
+    expect(code.password.length).toBeGreaterThanOrEqual(20);
+    const reader = await api("/api/auth/validate", jsonPost({ login: code.login, password: code.password }));
+    expect(reader.status).toBe(200);
+
+    const named = await api("/api/admin/access-codes", asAdmin(cookie, "POST", { level: "Mastermind", login: "Mastermind777" }));
+    expect(named.status).toBe(201);
+    expect((await api("/api/admin/access-codes", asAdmin(cookie, "POST", { level: "Mastermind", login: "Mastermind777" }))).status).toBe(409);
+    expect((await api("/api/admin/access-codes", asAdmin(cookie, "POST", { level: "Boss" }))).status).toBe(400);
+
+    const list = (await (await api("/api/admin/access-codes", asAdmin(cookie))).json()) as Record<string, unknown>[];
+    const row = list.find((c) => c.login === code.login)!;
+    expect(Object.keys(row).sort()).toEqual(["createdAt", "id", "isActive", "level", "login", "usedAt"]);
+    expect(row.usedAt).not.toBeNull();
+
+    const off = await api(`/api/admin/access-codes/${code.login}/active`, asAdmin(cookie, "PUT", { active: false }));
+    expect(await off.json()).toMatchObject({ login: code.login, isActive: false });
+    expect((await api("/api/auth/validate", jsonPost({ login: code.login, password: code.password }))).status).toBe(401);
+    await api(`/api/admin/access-codes/${code.login}/active`, asAdmin(cookie, "PUT", { active: true }));
+    const reset = await api(`/api/admin/access-codes/${code.login}/reset-password`, asAdmin(cookie, "POST"));
+    const fresh = (await reset.json()) as { password: string };
+    expect(fresh.password).not.toBe(code.password);
+    expect((await api("/api/auth/validate", jsonPost({ login: code.login, password: fresh.password }))).status).toBe(200);
+    expect((await api("/api/admin/access-codes/Nobody999/active", asAdmin(cookie, "PUT", { active: true }))).status).toBe(404);
+    expect((await api(`/api/admin/access-codes/${code.login}/active`, asAdmin(cookie, "PUT", { active: "yes" }))).status).toBe(400);
+  });
+
+  it("reports the publish state; a content change makes work pending", async () => {
+    const before = (await (await api("/api/admin/publish", asAdmin(cookie))).json()) as Record<string, unknown>;
+    expect(Object.keys(before).sort()).toEqual(["error", "lastPublishedAt", "pending", "state"]);
+    await markRequested(database.db);
+    const after = (await (await api("/api/admin/publish", asAdmin(cookie))).json()) as { pending: boolean; state: string };
+    expect(after).toMatchObject({ pending: true, state: "live" });
+    const now = await api("/api/admin/publish", asAdmin(cookie, "POST"));
+    expect(now.status).toBe(202);
+  });
+});

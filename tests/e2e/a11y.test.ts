@@ -1,0 +1,71 @@
+/**
+ * Accessibility: axe-core on every page type, in both themes, with zero serious or critical
+ * violations (WCAG 2.1 AA rules, colour contrast included); plus the skip link and landmarks.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { hydrated, operatorChapters } from "./reader-helpers.ts";
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+const pages = ["/apply", "/in-person", "/about", "/privacy-policy", "/terms-of-service", "/disclaimer", "/no-such-page"];
+
+for (const theme of ["dark", "light"] as const) {
+  test.describe(`${theme} theme`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
+    });
+
+    test("a chapter page, scrolled and with the drawer open", async ({ page, request }) => {
+      const [first] = await operatorChapters(request);
+      await page.goto(`/${first!.slug}`);
+      await hydrated(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByTestId("menu-toggle").click();
+      await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    for (const path of pages) {
+      test(`${path}`, async ({ page }) => {
+        await page.goto(path);
+        await hydrated(page);
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+    }
+
+    test("/in-person with the meeting modal open", async ({ page }) => {
+      await page.goto("/in-person");
+      await page.getByRole("button", { name: "Request a Private Meeting" }).click();
+      await expect(page.getByRole("dialog", { name: "Private Meeting Request" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}
+
+test("the skip link is the first stop and moves focus to the main content", async ({ page, request }) => {
+  const [first] = await operatorChapters(request);
+  await page.goto(`/${first!.slug}`);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#main")).toBeFocused();
+  await expect(page.getByRole("banner")).toHaveCount(1);
+  await expect(page.getByRole("main")).toHaveCount(1);
+  await expect(page.getByRole("contentinfo")).toHaveCount(1);
+});
+
+test("reduced motion: transitions are effectively off", async ({ page, request }) => {
+  const [first] = await operatorChapters(request);
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.goto(`/${first!.slug}`);
+  const duration = await page.getByTestId("rail").evaluate((el) => parseFloat(getComputedStyle(el).transitionDuration));
+  expect(duration).toBeLessThan(0.001);
+});

@@ -1,0 +1,56 @@
+import { expect, test } from "@playwright/test";
+import { loginAs } from "./fixtures.ts";
+import { hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
+
+/** Collects CSP violations the page reports, from the first script on. */
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { cspViolations: string[] }).cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (event) => {
+      (window as unknown as { cspViolations: string[] }).cspViolations.push(`${event.violatedDirective}: ${event.blockedURI}`);
+    });
+  });
+});
+
+const violations = (page: import("@playwright/test").Page) =>
+  page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+
+test("a running server sends the security headers, and every page runs under its policy without a violation", async ({ page, request }) => {
+  const [chapter] = await operatorChapters(request);
+  const response = await request.get(`/${chapter!.slug}`);
+  const headers = response.headers();
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["permissions-policy"]).toContain("geolocation=()");
+  // Plain http locally: no HSTS (browsers would ignore it); behind HTTPS it is sent.
+  expect(headers["strict-transport-security"]).toBeUndefined();
+  const secure = await request.get(`/${chapter!.slug}`, { headers: { "x-forwarded-proto": "https" } });
+  expect(secure.headers()["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+  const html = await response.text();
+  const meta = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1] ?? "";
+  const scriptSrc = /script-src ([^;]+);/.exec(meta)?.[1] ?? "";
+  expect(scriptSrc).toMatch(/^'self'( 'sha256-[^']+')+\s*$/);
+  expect(scriptSrc).not.toContain("unsafe");
+
+  for (const path of [`/${chapter!.slug}`, "/apply", "/assessment", "/in-person", "/resume", "/about", "/admin", "/"]) {
+    await page.goto(path);
+    if (path !== "/") await hydrated(page);
+    else await page.waitForURL(/\/[a-z0-9-]+$/);
+    expect(await violations(page), path).toEqual([]);
+  }
+});
+
+test("a locked chapter rendered by the server runs under the same policy", async ({ page }) => {
+  await loginAs(page, "Mastermind");
+  const all = (await (await page.request.get("/api/chapters")).json()) as ListedChapter[];
+  const locked = all.find((c) => c.level === "Mastermind")!;
+  const response = await page.goto(`/${locked.slug}`);
+  expect(response!.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  await hydrated(page);
+  await expect(page.getByRole("heading", { level: 1, name: locked.title })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  await page.goto("/profile");
+  await expect(page.getByRole("heading", { name: "My Profile" })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});

@@ -1,0 +1,147 @@
+/**
+ * Locked content, on a real build: it never leaks (for every Architect and Mastermind chapter and
+ * subsection of the seed, a distinctive sentence of it appears in no file of the build, and in no
+ * response to an anonymous or lower-level caller, on any read route), and /{slug} serves it to
+ * the readers it belongs to, rendered on the server like a static chapter.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canAccess, type Level } from "../../src/lib/levels.ts";
+import { buildSite } from "../../src/server/build/site-builder.ts";
+import { loadBook } from "../../src/server/content/book.ts";
+import { seed } from "../../src/server/content/seed.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { apiClient, type Api } from "../support/api.ts";
+import { createChapter, createSubsection } from "../support/factories.ts";
+import { loginAs } from "../support/auth.ts";
+
+const book = loadBook();
+
+/** The longest run of plain words in `content`: markup-free, so it reads the same in HTML and JSON. */
+function distinctive(content: string): string {
+  const runs = content.match(/[A-Za-z][A-Za-z ]{30,}[A-Za-z]/g) ?? [];
+  return runs.sort((a, b) => b.length - a.length)[0]!;
+}
+
+const secrets = book
+  .filter((chapter) => chapter.level !== "Operator")
+  .flatMap((chapter) => [
+    { level: chapter.level as Level, where: chapter.slug, text: distinctive(chapter.content) },
+    ...chapter.subsections.map((part) => ({ level: chapter.level as Level, where: `${chapter.slug}#${part.slug}`, text: distinctive(part.content) })),
+  ]);
+
+let database: DatabaseHandle;
+let siteDir: string;
+let api: Api;
+
+beforeAll(async () => {
+  database = await openDatabase({ driver: "pglite", dataDir: null });
+  await database.migrate();
+  await seed(database.db, book);
+  siteDir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-leak-"));
+  await buildSite({ db: database.db, outDir: path.join(siteDir, "dist"), workDir: path.join(siteDir, "work") });
+  api = await apiClient(database, path.join(siteDir, "dist"));
+}, 180_000);
+
+afterAll(async () => {
+  await database?.close();
+  if (siteDir) fs.rmSync(siteDir, { recursive: true, force: true });
+});
+
+describe("locked content", () => {
+  it("has a distinctive sentence for every locked chapter and subsection, found nowhere in Operator content", () => {
+    const open = book.filter((c) => c.level === "Operator").flatMap((c) => [c.content, ...c.subsections.map((s) => s.content)]);
+    expect(secrets.length).toBeGreaterThanOrEqual(10);
+    for (const secret of secrets) {
+      expect(secret.text.length, secret.where).toBeGreaterThan(30);
+      for (const text of open) expect(text).not.toContain(secret.text);
+    }
+  });
+
+  it("appears in no file of the built site", () => {
+    const files = fs.readdirSync(path.join(siteDir, "dist"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(5);
+    const texts = files.map((f) => fs.readFileSync(path.join(f.parentPath, f.name)).toString("latin1"));
+    for (const secret of secrets) {
+      for (const text of texts) expect(text.includes(secret.text), secret.where).toBe(false);
+    }
+  });
+
+  it.each([
+    ["an anonymous caller", null],
+    ["an Operator code", "Operator"],
+    ["an Architect code", "Architect"],
+  ] as const)("reaches %s only where its level allows", async (_who, level) => {
+    const headers = level ? { cookie: (await loginAs(api, database.db, level)).cookie } : undefined;
+    const list = (await (await api("/api/chapters", { headers })).json()) as Array<{ id: number; slug: string }>;
+    const paths = ["/api/chapters", ...list.flatMap((c) => [`/api/chapters/${c.slug}`, `/api/chapters/${c.id}/subsections`, `/${c.slug}`])];
+    const bodies = await Promise.all(paths.map(async (p) => (await api(p, { headers })).text()));
+    const everything = bodies.join("\n");
+    for (const secret of secrets) {
+      expect(everything.includes(secret.text), `${secret.where} for ${level ?? "anonymous"}`).toBe(canAccess(level, secret.level));
+    }
+  });
+});
+
+describe("/{slug} without a prerendered page", () => {
+  const architect = book.find((c) => c.level === "Architect")!;
+  const operator = book.find((c) => c.level === "Operator")!;
+
+  it("sends a reader without access to /resume", async () => {
+    for (const headers of [undefined, { cookie: (await loginAs(api, database.db, "Operator")).cookie }]) {
+      const response = await api(`/${architect.slug}`, { headers });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/resume");
+      expect(await response.text()).toBe("");
+    }
+  });
+
+  it("renders a locked chapter for its reader exactly like a static chapter", async () => {
+    const { cookie } = await loginAs(api, database.db, "Architect");
+    const response = await api(`/${architect.slug}`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const page = await response.text();
+    expect(page).not.toMatch(/ChapterShell|chapter-shell/);
+    expect(page).toContain(`<title>${architect.title} · The System</title>`);
+    expect(page).toContain(`data-chapter-slug="${architect.slug}"`);
+    expect(page).toContain(`data-chapter-level="Architect"`);
+    expect(page).toContain(`Architect · ${architect.readingTime} min read`);
+    expect(page).toContain(`<meta name="robots" content="noindex, nofollow">`);
+    for (const part of architect.subsections) {
+      expect(page).toContain(`<section id="${part.slug}"`);
+      expect(page).toContain(part.title);
+    }
+    // The same structure as the prerendered Operator page.
+    const staticPage = await (await api(`/${operator.slug}`)).text();
+    const shape = (html: string) =>
+      [...html.matchAll(/<(section|h1|h2|article|header|img|nav|footer)\b[^>]*class="([^"]*)"/g)].map((m) => `${m[1]}.${m[2]}`);
+    const common = (html: string) => new Set(shape(html));
+    for (const item of common(staticPage)) if (/^(section|h1|h2|article)\./.test(item)) expect(common(page)).toContain(item);
+  });
+
+  it("answers an unknown slug with the 404 page and status 404", async () => {
+    for (const slug of ["no-such-chapter", "UPPER", "a%20b"]) {
+      const response = await api(`/${slug}`);
+      expect(response.status, slug).toBe(404);
+      expect(await response.text()).toContain("404 Page Not Found");
+    }
+  });
+
+  it("serves chapters made after the build at once: an Operator one to everyone, a locked one to its readers", async () => {
+    const fresh = await createChapter(database.db, { level: "Operator", slug: "written-after-the-build", content: "A paragraph published after the site was built." });
+    await createSubsection(database.db, fresh.id, { title: "A later part", content: "Its later words." });
+    const open = await api("/written-after-the-build");
+    expect(open.status).toBe(200);
+    expect(await open.text()).toContain("A paragraph published after the site was built.");
+
+    await createChapter(database.db, { level: "Mastermind", slug: "a-new-locked-chapter", content: "Words only a Mastermind reader may see." });
+    expect((await api("/a-new-locked-chapter")).status).toBe(302);
+    const { cookie } = await loginAs(api, database.db, "Mastermind");
+    const locked = await api("/a-new-locked-chapter", { headers: { cookie } });
+    expect(locked.status).toBe(200);
+    expect(await locked.text()).toContain("Words only a Mastermind reader may see.");
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Parity with Netlify: Netlify's own emulator (@netlify/dev) and the local host answer the same
+ * requests alike, over the same built site and database. The cases come from netlify.toml and
+ * from every function's config.path, so a new route is covered without editing this file.
+ * Needs PostgreSQL (TEST_DATABASE_URL): the emulator runs functions in worker threads of this
+ * process, and the embedded database cannot be shared that way.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { NetlifyDev } from "@netlify/dev";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../../src/server/build/site-builder.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { seed } from "../../src/server/content/seed.ts";
+import { useDatabase } from "../../src/server/db/index.ts";
+import { createFetchHandler } from "../../src/server/host/app.ts";
+import { loadFunctions, type FunctionRoute } from "../../src/server/host/functions.ts";
+import { projectRoot, readNetlifyConfig } from "../../src/server/host/netlify-config.ts";
+import { StaticSite } from "../../src/server/host/static-site.ts";
+import { listChapters } from "../../src/server/repositories/chapters.ts";
+import { createScratchDatabase, testDatabaseUrl } from "../support/databases.ts";
+import { parse } from "smol-toml";
+
+const baseUrl = testDatabaseUrl();
+const ORIGIN = "http://localhost:8888";
+
+describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let database: DatabaseHandle;
+  let siteRoot: string;
+  let dev: NetlifyDev;
+  let local: (request: Request) => Promise<Response>;
+  let functions: FunctionRoute[];
+  const sample: Record<string, string> = {};
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(baseUrl!);
+    database = await openDatabase({ driver: "pg", url: scratch.url });
+    await database.migrate();
+    await seed(database.db);
+    useDatabase(database);
+    process.env.DATABASE_URL = scratch.url;
+
+    // A project root of its own: the same netlify.toml and functions, with a site built here.
+    siteRoot = fs.mkdtempSync(path.join(os.tmpdir(), "sb-parity-"));
+    // (Netlify's bundler does not follow symlinked source folders: copy them; link node_modules.)
+    for (const entry of ["netlify", "src", "public", "package.json", "netlify.toml", "astro.config.mjs", "tsconfig.json"]) {
+      fs.cpSync(path.join(projectRoot, entry), path.join(siteRoot, entry), { recursive: true });
+    }
+    fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(siteRoot, "node_modules"));
+    await buildSite({ db: database.db, outDir: path.join(siteRoot, "dist"), workDir: path.join(siteRoot, "work") });
+
+    const netlify = readNetlifyConfig(path.join(siteRoot, "netlify.toml"));
+    functions = await loadFunctions(netlify.functionsDir);
+    const site = new StaticSite(netlify.publish);
+    local = createFetchHandler({ netlify, functions, site: () => site });
+
+    const chapters = await listChapters(database.db);
+    Object.assign(sample, { slug: chapters[0]!.slug, chapterId: String(chapters[0]!.id), id: String(chapters[0]!.id) });
+
+    dev = new NetlifyDev({
+      projectRoot: siteRoot,
+      blobs: { enabled: false },
+      database: { enabled: false },
+      edgeFunctions: { enabled: false },
+      images: { enabled: false },
+      aiGateway: { enabled: false },
+      geolocation: { enabled: false },
+      environmentVariables: { enabled: false },
+    });
+    await dev.start();
+  }, 300_000);
+
+  afterAll(async () => {
+    await dev?.stop();
+    await database?.close();
+    await scratch?.drop();
+    if (siteRoot) fs.rmSync(siteRoot, { recursive: true, force: true });
+    delete process.env.DATABASE_URL;
+  });
+
+  async function both(pathname: string) {
+    // As production is served: over HTTPS (the local host sends HSTS only then).
+    const init: RequestInit = { redirect: "manual", headers: { "x-forwarded-proto": "https" } };
+    const [netlifyAnswer, localResponse] = await Promise.all([
+      dev.handleAndIntrospect(new Request(ORIGIN + pathname, init)),
+      local(new Request(ORIGIN + pathname, init)),
+    ]);
+    return { remote: netlifyAnswer?.response, local: localResponse };
+  }
+
+  it("serves a static chapter page with the same bytes and netlify.toml's headers", async () => {
+    const { remote, local: mine } = await both(`/${sample.slug}`);
+    expect(remote?.status).toBe(200);
+    expect(mine.status).toBe(200);
+    expect(await mine.text()).toBe(await remote!.text());
+    const rules = (parse(fs.readFileSync(path.join(projectRoot, "netlify.toml"), "utf8")) as {
+      headers: Array<{ for: string; values: Record<string, string> }>;
+    }).headers.filter((rule) => rule.for === "/*");
+    for (const [name, value] of Object.entries(rules[0]!.values)) {
+      expect(mine.headers.get(name), name).toBe(value);
+      expect(remote!.headers.get(name), name).toBe(value);
+    }
+  });
+
+  it("answers every redirect of netlify.toml alike", async () => {
+    const { redirects } = parse(fs.readFileSync(path.join(projectRoot, "netlify.toml"), "utf8")) as {
+      redirects: Array<{ from: string; to: string; status: number }>;
+    };
+    expect(redirects.length).toBeGreaterThan(0);
+    for (const rule of redirects) {
+      const pathname = rule.from.replace("*", "anything");
+      const { remote, local: mine } = await both(pathname);
+      expect(mine.status, pathname).toBe(rule.status);
+      expect(remote?.status, pathname).toBe(mine.status);
+      const where = (response: Response) =>
+        response.headers.get("location") && new URL(response.headers.get("location")!, ORIGIN).pathname;
+      expect(where(mine), pathname).toBe(where(remote!));
+      if (rule.status === 404) expect(await mine.json()).toEqual(await remote!.json());
+    }
+  }, 120_000);
+
+  it("answers every function route alike", async () => {
+    const routes = functions.filter((route) => route.name !== "api-not-found");
+    expect(routes.length).toBeGreaterThan(3);
+    const mod = await Promise.all(
+      fs
+        .readdirSync(path.join(siteRoot, "netlify/functions"))
+        .map(async (file) => (await import(path.join(siteRoot, "netlify/functions", file))).config?.path as string | string[] | undefined),
+    );
+    const paths = mod.flat().filter((p): p is string => typeof p === "string");
+    for (const pattern of paths) {
+      const pathname = pattern.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? "1").replace("*", "x");
+      const { remote, local: mine } = await both(pathname);
+      expect(remote, pathname).toBeDefined();
+      expect(mine.status, pathname).toBe(remote!.status);
+      expect(mine.headers.get("content-type"), pathname).toBe(remote!.headers.get("content-type"));
+      expect(await mine.text(), pathname).toBe(await remote!.text());
+    }
+  }, 600_000);
+});

@@ -1,0 +1,67 @@
+/**
+ * `npm test`: unit, API and integration tests (vitest), then end-to-end tests (Playwright in
+ * Debian's Chromium). Installs Chromium with apt-get when it is missing and this is root; under
+ * CI=true a missing browser fails the run rather than skipping anything.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const results = path.join(root, "test-results");
+const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+function ensureChromium(): void {
+  if (fs.existsSync(chromium)) return;
+  if (process.getuid?.() === 0) {
+    console.log("Chromium is missing: installing Debian's chromium package...");
+    execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+  }
+  if (!fs.existsSync(chromium)) {
+    throw new Error(`No Chromium at ${chromium}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
+  }
+}
+
+function run(label: string, args: string[]): boolean {
+  console.log(`\n=== ${label} ===`);
+  const bin = path.join(root, "node_modules", ".bin", args[0]!);
+  const result = spawnSync(process.execPath, [bin, ...args.slice(1)], { cwd: root, stdio: "inherit" });
+  return result.status === 0;
+}
+
+function counts(): { passed: number; failed: number } {
+  const read = (file: string) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(results, file), "utf8"));
+    } catch {
+      return null;
+    }
+  };
+  const unit = read("vitest.json");
+  const e2e = read("playwright.json");
+  return {
+    passed: (unit?.numPassedTests ?? 0) + (e2e?.stats?.expected ?? 0),
+    failed: (unit?.numFailedTests ?? 0) + (e2e?.stats?.unexpected ?? 0) + (e2e?.stats?.flaky ?? 0),
+  };
+}
+
+fs.rmSync(results, { recursive: true, force: true });
+fs.mkdirSync(results, { recursive: true });
+ensureChromium();
+const unitOk = run("unit, API and integration tests (vitest)", [
+  "vitest",
+  "run",
+  "--config",
+  "tests/vitest.config.ts",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${path.join(results, "vitest.json")}`,
+]);
+const e2eOk = run("end-to-end tests (Playwright, Chromium)", ["playwright", "test", "--config", "tests/playwright.config.ts"]);
+const { passed, failed } = counts();
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(unitOk && e2eOk && failed === 0 ? 0 : 1);

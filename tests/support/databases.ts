@@ -1,0 +1,93 @@
+/**
+ * The databases tests run on: PGlite (in memory) always, and, when TEST_DATABASE_URL is set, that
+ * PostgreSQL through `pg` and through the Neon driver (via a local relay). Each opened database is
+ * a fresh one, created for the test file and dropped afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle, type Driver } from "../../src/server/db/client.ts";
+import { startNeonRelay, type Relay } from "./neon-relay.ts";
+
+export interface TestDatabase extends DatabaseHandle {
+  /** A URL for this database (pg and neon), for child processes. */
+  url?: string;
+  dispose(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  name: Driver;
+  open(): Promise<TestDatabase>;
+}
+
+export function testDatabaseUrl(): string | undefined {
+  const url = process.env.TEST_DATABASE_URL?.trim();
+  if (!url && process.env.CI) {
+    throw new Error("CI=true but TEST_DATABASE_URL is not set: the PostgreSQL and Neon tests would be skipped.");
+  }
+  return url || undefined;
+}
+
+/** Every database the current run tests against. */
+export function databaseTargets(): DatabaseTarget[] {
+  const url = testDatabaseUrl();
+  const targets: DatabaseTarget[] = [{ name: "pglite", open: openPglite }];
+  if (url) {
+    targets.push({ name: "pg", open: () => openServer(url, "pg") });
+    targets.push({ name: "neon", open: () => openServer(url, "neon") });
+  }
+  return targets;
+}
+
+async function openPglite(): Promise<TestDatabase> {
+  const handle = await openDatabase({ driver: "pglite", dataDir: null });
+  await handle.migrate();
+  return { ...handle, dispose: () => handle.close() };
+}
+
+/** Creates a fresh database on the server of `baseUrl`; answers its URL and how to drop it. */
+export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sb_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+let relay: Promise<Relay> | undefined;
+
+async function openServer(baseUrl: string, driver: "pg" | "neon"): Promise<TestDatabase> {
+  const scratch = await createScratchDatabase(baseUrl);
+  if (driver === "neon") await useRelay();
+  const handle = await openDatabase({ driver, url: scratch.url });
+  await handle.migrate();
+  return {
+    ...handle,
+    url: scratch.url,
+    async dispose() {
+      await handle.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** Points the Neon driver at the local relay instead of Neon's WebSocket proxy. */
+async function useRelay(): Promise<void> {
+  relay ??= startNeonRelay();
+  const { port } = await relay;
+  const { neonConfig } = await import("@neondatabase/serverless");
+  neonConfig.wsProxy = (host, hostPort) => `127.0.0.1:${port}/v2?address=${host}:${hostPort}`;
+  neonConfig.useSecureWebSocket = false;
+  neonConfig.pipelineTLS = false;
+  neonConfig.pipelineConnect = false;
+}

@@ -1,0 +1,49 @@
+/**
+ * What a built page costs a visitor, gzip: its HTML, its stylesheets, and every JavaScript file it
+ * loads (scripts, modulepreloads, island components and renderers, and everything they import).
+ * Used by the budget test and by `npm run bench`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+
+export interface PageWeight {
+  html: number;
+  css: number;
+  js: number;
+  cssFiles: number;
+  jsFiles: number;
+}
+
+export function pageScripts(siteDir: string, html: string): string[] {
+  const seen = new Set<string>();
+  const queue = [
+    ...html.matchAll(/<script[^>]+src="(\/[^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="(\/[^"]+)"/g),
+    ...html.matchAll(/(?:component|renderer)-url="(\/[^"]+)"/g),
+  ].map((m) => m[1]!);
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = fs.readFileSync(path.join(siteDir, file), "utf8");
+    for (const m of source.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) {
+      queue.push(path.posix.join(path.posix.dirname(file), m[1]!));
+    }
+  }
+  return [...seen];
+}
+
+export function pageWeight(siteDir: string, htmlFile: string): PageWeight {
+  const gz = (file: string) => gzipSync(fs.readFileSync(path.join(siteDir, file))).length;
+  const html = fs.readFileSync(path.join(siteDir, htmlFile), "utf8");
+  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="(\/[^"]+)"/g)].map((m) => m[1]!);
+  const js = pageScripts(siteDir, html);
+  return {
+    html: gz(htmlFile),
+    css: css.reduce((sum, f) => sum + gz(f), 0),
+    js: js.reduce((sum, f) => sum + gz(f), 0),
+    cssFiles: css.length,
+    jsFiles: js.length,
+  };
+}
