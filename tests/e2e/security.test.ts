@@ -2,8 +2,17 @@ import { expect, test } from "@playwright/test";
 import { loginAs } from "./fixtures.ts";
 import { hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
 
-/** Collects CSP violations the page reports, from the first script on. */
+/**
+ * Collects CSP violations the page reports, from the first script on, and every script error or
+ * console error (React reports a hydration mismatch there).
+ */
+let errors: string[] = [];
 test.beforeEach(async ({ page }) => {
+  errors = [];
+  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
+  });
   await page.addInitScript(() => {
     (window as unknown as { cspViolations: string[] }).cspViolations = [];
     document.addEventListener("securitypolicyviolation", (event) => {
@@ -15,7 +24,7 @@ test.beforeEach(async ({ page }) => {
 const violations = (page: import("@playwright/test").Page) =>
   page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
-test("a running server sends the security headers, and every page runs under its policy without a violation", async ({ page, request }) => {
+test("a running server sends the security headers, and every page runs under its policy without a violation or an error", async ({ page, request }) => {
   const [chapter] = await operatorChapters(request);
   const response = await request.get(`/${chapter!.slug}`);
   const headers = response.headers();
@@ -39,9 +48,10 @@ test("a running server sends the security headers, and every page runs under its
     else await page.waitForURL(/\/[a-z0-9-]+$/);
     expect(await violations(page), path).toEqual([]);
   }
+  expect(errors).toEqual([]);
 });
 
-test("a locked chapter rendered by the server runs under the same policy", async ({ page }) => {
+test("signed in, a locked chapter rendered by the server, the profile and /resume run under the same policy, without an error", async ({ page }) => {
   await loginAs(page, "Mastermind");
   const all = (await (await page.request.get("/api/chapters")).json()) as ListedChapter[];
   const locked = all.find((c) => c.level === "Mastermind")!;
@@ -53,4 +63,8 @@ test("a locked chapter rendered by the server runs under the same policy", async
   await page.goto("/profile");
   await expect(page.getByRole("heading", { name: "My Profile" })).toBeVisible();
   expect(await violations(page)).toEqual([]);
+  await page.goto("/resume");
+  await expect(page.getByRole("heading", { name: "System Access Granted" })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  expect(errors).toEqual([]);
 });

@@ -23,7 +23,8 @@ const primary = `${button} bg-[var(--color-accent)] text-[var(--color-accent-ink
 const secondary = `${button} border border-[var(--color-line)] hover:bg-[var(--color-page)]`;
 
 export default function ProfilePage() {
-  const auth = useStore($auth);
+  // Hydration renders what the server rendered ('Loading...'); the stored state follows at once.
+  const auth = useStore($auth, { ssr: "initial" });
   const [stats, setStats] = useState<ReadingStats | null>(null);
   const [leaving, setLeaving] = useState(false);
 

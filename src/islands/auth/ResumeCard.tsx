@@ -6,7 +6,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { $auth, login, logout, restoreAuth } from "../../stores/auth.ts";
-import { $levelChapters, startReader } from "../../stores/reader-chapters.ts";
+import { $levelChapters, startReader, type ChapterEntry } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
@@ -15,10 +15,14 @@ const input =
 const primary =
   "inline-flex w-full items-center justify-center rounded-md bg-[var(--color-accent)] px-4 py-2.5 font-medium text-[var(--color-accent-ink)] hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--color-accent)] disabled:cursor-not-allowed disabled:opacity-50";
 
+const NO_CHAPTERS: ChapterEntry[] = [];
+
 export default function ResumeCard() {
-  const auth = useStore($auth);
-  const level = useStore($selectedLevel);
-  const chapters = useStore($levelChapters);
+  // Hydration renders what the server rendered (the stores' first values); the stored state,
+  // which the header restored before this island woke, follows at once.
+  const auth = useStore($auth, { ssr: "initial" });
+  const level = useStore($selectedLevel, { ssr: "initial" });
+  const chapters = useStore($levelChapters, { ssr: () => NO_CHAPTERS });
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
