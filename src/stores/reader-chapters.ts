@@ -2,7 +2,7 @@
  * The reader's chapter list (SPEC.md sections 2, 4 and 9): GET /api/chapters, cached for 15
  * minutes in sessionStorage, filtered to the selected level and to what the reader may access.
  *
- * Pages seed the store with the chapter list they were built with, so the rail, the drawer and
+ * Pages carry the chapter list they were built with (`builtChapters`), so the rail, the drawer and
  * Previous/Next render complete HTML before any script runs; the fresh list then replaces it.
  * The current chapter is a store too: static pages set it from `data-chapter-slug`, and a reader
  * that fetches a chapter at run time calls `setCurrentChapter(slug)`.
@@ -47,8 +47,38 @@ export const $levelChapters = computed([$chapterList, $selectedLevel, $auth], (l
   chaptersFor(list.chapters, level, auth.isAuthenticated ? auth.accessLevel : null),
 );
 
-/** Seeds the list with the build's copy (shown until the fresh list arrives). */
-export function seedChapterList(chapters: ChapterEntry[]): void {
+/** The id of the page's `<script type="application/json">` block holding its built chapter list. */
+export const BUILT_CHAPTERS_ID = "built-chapters";
+
+let built: ChapterEntry[] | undefined;
+
+/**
+ * The chapter list the page was built with, which the navigator and Previous/Next render before
+ * the fresh list arrives. On the server it is what the layout gave `provideBuiltChapters` before
+ * the islands render; in the browser, the page's data block. One copy per page, where island
+ * props would carry one per island.
+ */
+export function builtChapters(): ChapterEntry[] {
+  if (built === undefined && typeof document !== "undefined") {
+    try {
+      built = JSON.parse(document.getElementById(BUILT_CHAPTERS_ID)?.textContent || "[]") as ChapterEntry[];
+    } catch {
+      built = [];
+    }
+  }
+  return built ?? [];
+}
+
+/** Server side: sets the list the page's islands render with, and returns its data block's text. */
+export function provideBuiltChapters(chapters: ChapterEntry[]): string {
+  built = chapters;
+  // "<" escaped, so no title can close the script element.
+  return JSON.stringify(chapters).replace(/</g, "\\u003c");
+}
+
+/** Seeds the list with the page's built copy (shown until the fresh list arrives). */
+export function seedChapterList(): void {
+  const chapters = builtChapters();
   if ($chapterList.get().chapters.length === 0) $chapterList.set({ status: "loading", chapters });
 }
 

@@ -15,16 +15,16 @@ import {
   $chapterList,
   $currentChapter,
   $levelChapters,
+  builtChapters,
   chaptersFor,
   seedChapterList,
   startReader,
-  type ChapterEntry,
 } from "../../stores/reader-chapters.ts";
 import { placeFor, rememberPlace, type ReaderPlace } from "../../stores/reader-place.ts";
 import { trackReading } from "../../stores/reading-activity.ts";
 
 interface Props {
-  chapters: ChapterEntry[];
+  /** The chapter on this page, for the server render. */
   current?: string;
 }
 
@@ -34,7 +34,7 @@ function typingIn(target: EventTarget | null): boolean {
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
-export default function ChapterPager({ chapters, current }: Props) {
+export default function ChapterPager({ current }: Props) {
   const [mounted, setMounted] = useState(false);
   const [ready, setReady] = useState(false);
   const [offer, setOffer] = useState<ReaderPlace | null>(null);
@@ -42,17 +42,17 @@ export default function ChapterPager({ chapters, current }: Props) {
   const storeCurrent = useStore($currentChapter);
   const listState = useStore($chapterList);
 
-  const list = mounted ? storeList : chaptersFor(chapters, "Operator", null);
+  const list = mounted ? storeList : chaptersFor(builtChapters(), "Operator", null);
   const slug = (mounted ? storeCurrent : null) ?? current ?? null;
   const index = list.findIndex((c) => c.slug === slug);
   const previous = index > 0 ? list[index - 1] : undefined;
   const next = index >= 0 ? list[index + 1] : undefined;
 
   useEffect(() => {
-    seedChapterList(chapters);
+    seedChapterList();
     setMounted(true);
     void startReader().then(() => setReady(true));
-  }, [chapters]);
+  }, []);
 
   // A signed-in client's reading counts towards the figures on their profile.
   useEffect(() => {

@@ -16,10 +16,10 @@ import { $auth } from "../../stores/auth.ts";
 import {
   $currentChapter,
   $levelChapters,
+  builtChapters,
   chaptersFor,
   seedChapterList,
   startReader,
-  type ChapterEntry,
 } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
@@ -29,15 +29,13 @@ export const DRAWER_NAVIGATION_DELAY_MS = 300;
 export const DRAWER_LIST_SCROLL_DELAY_MS = 100;
 
 interface Props {
-  /** The chapter list the page was built with (no content). */
-  chapters: ChapterEntry[];
   /** The chapter on this page, for the server render. */
   current?: string;
   /** Show the side rail (reader pages). */
   rail?: boolean;
 }
 
-export default function Navigator({ chapters, current, rail = false }: Props) {
+export default function Navigator({ current, rail = false }: Props) {
   const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(false);
   const [railVisible, setRailVisible] = useState(true);
@@ -50,16 +48,16 @@ export default function Navigator({ chapters, current, rail = false }: Props) {
   const opener = useRef<HTMLElement | null>(null);
 
   // Before mounting, render exactly what the server rendered: the Operator chapters.
-  const levelChapters = mounted ? storeList : chaptersFor(chapters, "Operator", null);
+  const levelChapters = mounted ? storeList : chaptersFor(builtChapters(), "Operator", null);
   const currentSlug = (mounted ? storeCurrent : null) ?? current ?? null;
   const level: Level = mounted ? selected : "Operator";
   const held = mounted && auth.isAuthenticated ? auth.accessLevel : null;
 
   useEffect(() => {
-    seedChapterList(chapters);
+    seedChapterList();
     setMounted(true);
     void startReader();
-  }, [chapters]);
+  }, []);
 
   // Drawer: a modal dialog; body scroll locked while open; focus back to its opener on close.
   useEffect(() => {
