@@ -176,11 +176,7 @@ export default function Navigator({ current, rail = false }: Props) {
                   aria-label={chapter.title}
                   title={chapter.title}
                   aria-current={chapter.slug === currentSlug ? "page" : undefined}
-                  className={`flex h-10 w-10 items-center justify-center rounded-sm font-mono text-sm tabular-nums ${
-                    chapter.slug === currentSlug
-                      ? "bg-[var(--color-accent)] text-[var(--color-accent-ink)]"
-                      : "text-[var(--color-muted)] hover:bg-[var(--color-line)] hover:text-[var(--color-ink)]"
-                  }`}
+                  className="rail-link"
                 >
                   {railNumber(index)}
                 </a>
@@ -252,11 +248,9 @@ export default function Navigator({ current, rail = false }: Props) {
                   href={`/${chapter.slug}`}
                   aria-current={chapter.slug === currentSlug ? "page" : undefined}
                   onClick={(event) => choose(event, chapter.slug)}
-                  className={`flex gap-3 px-5 py-3 text-sm hover:bg-[var(--color-line)] ${
-                    chapter.slug === currentSlug ? "font-semibold text-[var(--color-accent)]" : ""
-                  }`}
+                  className="drawer-link"
                 >
-                  <span className="font-mono tabular-nums text-[var(--color-muted)]">{railNumber(index)}</span>
+                  <span>{railNumber(index)}</span>
                   <span>{chapter.title}</span>
                 </a>
               </li>
