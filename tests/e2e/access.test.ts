@@ -91,6 +91,21 @@ test("each level reads what it may; a lower level bounces to /resume", async ({ 
   await expect(page.getByRole("heading", { level: 1, name: architect!.title })).toBeVisible();
 });
 
+test("opening a chapter of another level the reader may read selects that level, without a redirect", async ({ page }) => {
+  const architect = await chaptersOf(page, "Architect");
+  const target = architect[architect.length - 1]!;
+  // Signed in through the API: the selected level is still Operator.
+  await loginAs(page, "Mastermind");
+  await page.goto(`/${target.slug}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  const level = page.getByRole("group", { name: "Level" });
+  await expect(level.getByRole("button", { name: "Architect" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("drawer-list").getByRole("link", { name: target.title })).toHaveAttribute("aria-current", "page");
+  await expect(page).toHaveURL(new RegExp(`/${target.slug}$`));
+  expect(await page.evaluate(() => localStorage.getItem("selectedLevel"))).toBe("Architect");
+});
+
 test("the level switch locks what the reader may not open, and opens what it may", async ({ page }) => {
   const operator = await chaptersOf(page, "Operator");
   await page.goto(`/${operator[0]!.slug}`);
