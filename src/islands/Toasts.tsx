@@ -2,11 +2,22 @@
  * The notification region: at most one toast, F8 moves focus to it, a swipe right of 50 px or
  * the close button dismisses it.
  */
-import { useEffect, useRef, type PointerEvent } from "react";
+import { useEffect, useRef, useSyncExternalStore, type PointerEvent } from "react";
 import toast, { useToaster, type Toast } from "react-hot-toast";
 import { noticeFor } from "../lib/notify.ts";
 
 const SWIPE_THRESHOLD_PX = 50;
+
+const noSubscription = () => () => {};
+
+/** False while React hydrates the server's HTML, true from the render after. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
 
 export default function Toasts() {
   const { toasts, handlers } = useToaster();
@@ -23,7 +34,10 @@ export default function Toasts() {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  const visible = toasts.filter((t) => t.visible).slice(0, 1);
+  // The server rendered an empty region: a toast raised before this island woke (another island's
+  // start-up error, say) shows on the render right after hydration, not during it.
+  const hydrated = useHydrated();
+  const visible = hydrated ? toasts.filter((t) => t.visible).slice(0, 1) : [];
   return (
     <section
       ref={region}
