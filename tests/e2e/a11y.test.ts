@@ -3,7 +3,8 @@
  * violations (WCAG 2.1 AA rules, colour contrast included); plus the skip link and landmarks.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 
 async function seriousViolations(page: Page) {

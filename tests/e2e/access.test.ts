@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { codeFor, loginAs } from "./fixtures.ts";
 import { hydrated, type ListedChapter } from "./reader-helpers.ts";
 

@@ -5,7 +5,8 @@
  * setup form, which only shows while no admin exists (mocked here: the e2e database has one).
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { adminLogin, chapterCard, createChapter, createSubsection, showLevel } from "./admin-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
 

@@ -3,7 +3,8 @@
  * score chart), access codes (issue one and read with it at /resume, deactivate, reset), photo
  * upload with its toasts and preview, and the publishing status.
  */
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import sharp from "sharp";
 import { adminLogin, chapterCard, createChapter, createSubsection, showLevel, unique } from "./admin-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";

@@ -3,7 +3,8 @@
  * (SPEC.md sections 2 and 4; issue 6): the list moves at once, the move is announced, the server
  * stores it, and a refused reorder reloads the list.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { adminLogin, chapterCard, createChapter, createSubsection, showLevel, unique } from "./admin-fixtures.ts";
 
 // Tall enough that the dragged item and its target are on screen together.

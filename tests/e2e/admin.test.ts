@@ -2,7 +2,8 @@
  * The admin panel, signing in and managing chapters and subsections (SPEC.md sections 2, 4, 5
  * and 8; issue 6), against the real server.
  */
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { adminCredentials, adminLogin, chapterCard, createChapter, createSubsection, showLevel, unique } from "./admin-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
 

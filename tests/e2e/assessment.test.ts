@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { QUESTION_NUMBERS, type Answer, type Answers } from "../../src/lib/assessment/model.ts";
 import { scoreAnswers } from "../../src/lib/assessment/scoring.ts";
 import { loadAssessment } from "../../src/server/assessment/content.ts";

@@ -4,7 +4,7 @@
  * asset the page loads (islands, their renderer and every chunk they import). Hydration shifts
  * nothing (CLS 0). And no locked chapter's content is anywhere in the built site.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { pageWeight } from "../support/page-weight.ts";

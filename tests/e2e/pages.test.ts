@@ -2,7 +2,7 @@
  * The public pages (SPEC.md section 2): /apply, /in-person and its modal, the static pages, the
  * 404 page, and what search engines and link previews read.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 
 test("/apply shows the three paths with every text and constant of the spec", async ({ page }) => {

@@ -3,7 +3,7 @@
  * keys, the rail, the drawer, the level switch, the redirect, the header links, call-to-action
  * buttons and continue reading.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 import { hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
 
 let chapters: ListedChapter[];

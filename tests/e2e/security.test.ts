@@ -1,4 +1,6 @@
-import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
+import { adminLogin } from "./admin-fixtures.ts";
 import { loginAs } from "./fixtures.ts";
 import { hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
 
@@ -21,7 +23,7 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-const violations = (page: import("@playwright/test").Page) =>
+const violations = (page: Page) =>
   page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
 test("a running server sends the security headers, and every page runs under its policy without a violation or an error", async ({ page, request }) => {
@@ -65,6 +67,18 @@ test("signed in, a locked chapter rendered by the server, the profile and /resum
   expect(await violations(page)).toEqual([]);
   await page.goto("/resume");
   await expect(page.getByRole("heading", { name: "System Access Granted" })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("signed in as the admin, the panel and each of its tabs run under the policy, without an error", async ({ page }) => {
+  await adminLogin(page);
+  for (const tab of [/^Assessment Submissions/, /^Access Codes/, /^Chapters/]) {
+    await page.getByRole("tab", { name: tab }).click();
+    await expect(page.getByRole("tab", { name: tab })).toHaveAttribute("aria-selected", "true");
+  }
+  await page.getByRole("button", { name: "Create New Chapter" }).click();
+  await expect(page.getByRole("dialog", { name: "Create New Chapter" })).toBeVisible();
   expect(await violations(page)).toEqual([]);
   expect(errors).toEqual([]);
 });

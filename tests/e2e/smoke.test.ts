@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
 
 test("/ lands on the first Operator chapter with its title and first subsection visible", async ({ page, request }) => {
   const chapters = (await (await request.get("/api/chapters")).json()) as Array<{ slug: string; title: string; level: string; id: number }>;
