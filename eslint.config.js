@@ -1,7 +1,8 @@
 // @ts-check
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ["dist/", "dist.*/", ".astro/", ".data/", ".netlify/", "node_modules/", "test-results/", "playwright-report/", "bench/out/"] },
   ...tseslint.configs.recommended,
   {

@@ -3,7 +3,7 @@
  * the list with level, status and last use, deactivate/reactivate, and a password reset.
  */
 import { useStore } from "@nanostores/react";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type SubmitEvent } from "react";
 import { accessCodeInput } from "../../lib/content-schemas.ts";
 import type { Level } from "../../lib/levels.ts";
 import { notify } from "../../lib/notify.ts";
@@ -35,7 +35,7 @@ export default function AccessCodesTab() {
     void loadAccessCodes();
   }, []);
 
-  async function onIssue(event: FormEvent) {
+  async function onIssue(event: SubmitEvent) {
     event.preventDefault();
     const parsed = accessCodeInput.safeParse({ level, login: login.trim() });
     if (!parsed.success) {

@@ -3,7 +3,7 @@
  * the title while creating, until edited by hand), title, level, reading time, order, content.
  * Validated with the schema the server uses; a non-numeric number becomes 0.
  */
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type SubmitEvent } from "react";
 import { chapterInput, toWholeNumber } from "../../lib/content-schemas.ts";
 import { levelOf, type Level } from "../../lib/levels.ts";
 import { slugify } from "../../lib/slug.ts";
@@ -39,7 +39,7 @@ export default function ChapterForm({ chapter, level, onDone }: Props) {
     if (!slugEdited) setSlug(slugify(value));
   };
 
-  async function onSubmit(event: FormEvent) {
+  async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
     const parsed = chapterInput.safeParse({
       slug,

@@ -2,7 +2,7 @@
  * Signing in to the admin panel, or creating the first admin with the one-time setup link
  * (/admin?setup=TOKEN) while no admin exists. Failures show as toasts.
  */
-import { useState, type FormEvent } from "react";
+import { useState, type SubmitEvent } from "react";
 import { ADMIN_PASSWORD_MIN, adminAccountInput } from "../../lib/content-schemas.ts";
 import { setUpFirstAdmin, signIn } from "../../stores/admin-session.ts";
 import Field from "./Field.tsx";
@@ -18,7 +18,7 @@ export default function SignIn({ setupToken }: { setupToken: string | null }) {
   const setup = setupToken !== null;
   const ready = email.trim() !== "" && password !== "" && !pending;
 
-  async function onSubmit(event: FormEvent) {
+  async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
     if (!ready) return;
     if (setup) {

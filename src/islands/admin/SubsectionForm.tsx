@@ -4,7 +4,7 @@
  * when the image fails to load, its description, and the order (a new subsection's defaults to
  * the chapter's count of subsections; a non-numeric value becomes 0).
  */
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type SubmitEvent } from "react";
 import { subsectionInput, toWholeNumber } from "../../lib/content-schemas.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { createSubsection, updateSubsection } from "../../stores/admin-content.ts";
@@ -42,7 +42,7 @@ export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, 
     if (url) setPhoto(url);
   }
 
-  async function onSubmit(event: FormEvent) {
+  async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
     const parsed = subsectionInput.safeParse({
       chapterId: chapter.id,

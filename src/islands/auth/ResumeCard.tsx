@@ -4,7 +4,7 @@
  * level. This is also where readers without access to a level are sent.
  */
 import { useStore } from "@nanostores/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type SubmitEvent } from "react";
 import { $auth, login, logout, restoreAuth } from "../../stores/auth.ts";
 import { $levelChapters, startReader, type ChapterEntry } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
@@ -35,7 +35,7 @@ export default function ResumeCard() {
 
   const ready = code.trim() !== "" && password !== "" && !pending;
 
-  async function onSubmit(event: FormEvent) {
+  async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
     if (!ready) return;
     setPending(true);
