@@ -12,8 +12,8 @@ import { seedIfEmpty } from "../content/seed.ts";
 import { loadAssessment } from "../assessment/content.ts";
 import { abortBuilds, buildSite, ensureBuilt } from "../build/site-builder.ts";
 import { createHandler } from "./app.ts";
-import type { FunctionRoute } from "./functions.ts";
-import type { NetlifyConfig } from "./netlify-config.ts";
+import { loadFunctions } from "./functions.ts";
+import { readNetlifyConfig } from "./netlify-config.ts";
 import { StaticSite } from "./static-site.ts";
 import { useSitePages } from "../pages/site-pages.ts";
 import { issueSetupToken } from "../admin/setup-token.ts";
@@ -30,9 +30,6 @@ export interface RunningHost {
 
 export interface HostStartOptions {
   config: Config;
-  netlify: NetlifyConfig;
-  /** The functions of `netlify.functionsDir`, loaded with `loadFunctions`. */
-  functions: FunctionRoute[];
   database: DatabaseHandle;
   log?: (line: string) => void;
   /** How long in-flight requests may take to finish at shutdown. */
@@ -43,8 +40,6 @@ export interface HostStartOptions {
 
 export async function startHost({
   config,
-  netlify,
-  functions,
   database,
   log = console.log,
   drainMs = 10_000,
@@ -56,6 +51,7 @@ export async function startHost({
   if (seeded) log(`Loaded the seed book: ${seeded.inserted} chapters.`);
   useDatabase(database);
 
+  const netlify = readNetlifyConfig();
   const siteDir = config.siteDir ?? netlify.publish;
   const buildOptions = { db: database.db, outDir: siteDir, workDir: path.join(config.dataDir, "build"), log };
   const builtAt = new Date();
@@ -75,6 +71,7 @@ export async function startHost({
     },
   });
   useLocalPublisher(publisher);
+  const functions = await loadFunctions(netlify.functionsDir);
 
   const listening = await listen(createHandler({ netlify, functions, site: () => site }), config.port, config.host);
   // While no admin exists, each start prints a new one-time link that creates the first one.

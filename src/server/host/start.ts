@@ -5,9 +5,7 @@
 import { config } from "../config.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { openConfiguredDatabase } from "../db/index.ts";
-import { loadFunctions } from "./functions.ts";
 import { startHost, type RunningHost } from "./host.ts";
-import { readNetlifyConfig } from "./netlify-config.ts";
 
 let database: DatabaseHandle | undefined;
 let host: RunningHost | undefined;
@@ -27,12 +25,8 @@ process.once("SIGTERM", () => void stop("SIGTERM"));
 
 try {
   const settings = config();
-  const netlify = readNetlifyConfig();
-  // Imported before the database opens: after PGlite has grown, the same imports raise the
-  // process's peak memory by about 75 MiB more (960 -> 885 MiB at start on the seed book).
-  const functions = await loadFunctions(netlify.functionsDir);
   database = await openConfiguredDatabase();
-  host = await startHost({ config: settings, netlify, functions, database });
+  host = await startHost({ config: settings, database });
   console.log(`The System Book is running at ${host.url} (database: ${database.driver}). Press Ctrl+C to stop.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
