@@ -5,7 +5,7 @@
  */
 import { z } from "./zod.ts";
 import { LEVELS } from "./levels.ts";
-import { SLUG_PATTERN } from "./slug.ts";
+import { reservedSlugProblem, SLUG_PATTERN } from "./slug.ts";
 
 /**
  * A form's number field as a whole number: a non-numeric value becomes 0 (SPEC.md section 5).
@@ -42,9 +42,15 @@ export const slugSchema = z
 
 export const levelSchema = z.enum(LEVELS, { error: `Level must be one of ${LEVELS.join(", ")}` });
 
+/** A chapter's slug: also never the address of one of the site's own pages. */
+export const chapterSlugSchema = slugSchema.superRefine((slug, ctx) => {
+  const problem = reservedSlugProblem(slug);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 /** A chapter as the Create/Edit Chapter dialogs send it (POST and PUT /api/admin/chapters). */
 export const chapterInput = z.object({
-  slug: slugSchema,
+  slug: chapterSlugSchema,
   title: text("Title", 200),
   content: text("Content", 100_000),
   readingTime: wholeNumber("Reading time", 600),

@@ -2,11 +2,14 @@ import { SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadBook } from "../../src/server/content/book.ts";
 import { seed } from "../../src/server/content/seed.ts";
-import { readConfig, useConfig, config } from "../../src/server/config.ts";
+import { currentPlatform, readConfig, useConfig, config } from "../../src/server/config.ts";
 import { sessionKey } from "../../src/server/auth/secret.ts";
 import { audience, ISSUER } from "../../src/server/auth/session.ts";
 import * as passwords from "../../src/server/auth/password.ts";
-import { rateLimitHits } from "../../src/server/db/schema.ts";
+import { rateLimitCounters } from "../../src/server/db/schema.ts";
+import { and, eq } from "../../src/server/db/orm.ts";
+import { earliestAttemptMs } from "../../src/server/access/rate-limit.ts";
+import { ACCOUNT_FREE_ATTEMPTS, ACCOUNT_MAX_DELAY_MS, loginLimits } from "../../src/server/auth/login.ts";
 import { issueAccessCode, setAccessCodeActive } from "../../src/server/repositories/access-codes.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { cookieOf, jsonPost, loginAs } from "../support/auth.ts";
@@ -114,22 +117,71 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
     expect(await sessionWith(cookie)).toEqual({ authenticated: true, level: "Architect" });
   });
 
-  it("locks a login out after 5 failures in 15 minutes, with Retry-After, even for the right password", async () => {
-    const code = await issueAccessCode(database.db, { level: "Architect" });
-    for (let i = 0; i < 5; i++) {
-      expect((await login({ login: code.login, password: `wrong-${i}` })).status).toBe(401);
+  it("accepts the site's public origin behind a proxy that ends TLS (SITE_URL), and no other", async () => {
+    const previous = config();
+    useConfig({ ...previous, siteUrl: "https://book.example" });
+    try {
+      const code = await issueAccessCode(database.db, { level: "Architect" });
+      const good = { login: code.login, password: code.password };
+      // The server sees http://localhost...; the browser sends the public https origin.
+      expect((await login(good, { ...from(), origin: "https://book.example" })).status).toBe(200);
+      expect((await login(good, { ...from(), origin: "https://evil.example" })).status).toBe(403);
+    } finally {
+      useConfig(previous);
     }
-    const locked = await login({ login: code.login, password: code.password });
+  });
+
+  it("refuses an address after 5 failures for 15 minutes (429, Retry-After), on every instance, without locking the owner out", async () => {
+    const code = await issueAccessCode(database.db, { level: "Architect" });
+    const attacker = from();
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ login: code.login, password: `wrong-${i}` }, attacker)).status).toBe(401);
+    }
+    const locked = await login({ login: code.login, password: code.password }, attacker);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800);
     expect(Number(locked.headers.get("retry-after"))).toBeLessThanOrEqual(900);
     // The state is in the database: another server instance on it refuses too.
     const otherInstance = await apiClient(database);
-    const again = await otherInstance("/api/auth/validate", jsonPost({ login: code.login, password: code.password }, from()));
+    const again = await otherInstance("/api/auth/validate", jsonPost({ login: code.login, password: code.password }, attacker));
     expect(again.status).toBe(429);
-    // Once the failures are older than the window, the right password works again.
-    await database.db.update(rateLimitHits).set({ at: new Date(Date.now() - 16 * 60 * 1000) });
+    // The owner, signing in from elsewhere, is not locked out.
     expect((await login({ login: code.login, password: code.password })).status).toBe(200);
+    // Once the window is over, the attacker's address may try again.
+    await database.db.update(rateLimitCounters).set({ windowStart: new Date(Date.now() - 16 * 60 * 1000) });
+    expect((await login({ login: code.login, password: code.password }, attacker)).status).toBe(200);
+  });
+
+  it("slows an account down when it is guessed from many addresses: a growing Retry-After of at most a minute", async () => {
+    const code = await issueAccessCode(database.db, { level: "Architect" });
+    for (let i = 0; i < ACCOUNT_FREE_ATTEMPTS; i++) {
+      expect((await login({ login: code.login, password: `wrong-${i}` })).status).toBe(401);
+    }
+    const owner = from();
+    const slowed = await login({ login: code.login, password: code.password }, owner);
+    expect(slowed.status).toBe(429);
+    const firstWait = Number(slowed.headers.get("retry-after"));
+    expect(firstWait).toBeGreaterThanOrEqual(1);
+    expect(firstWait).toBeLessThanOrEqual(1);
+    // 1.5 s later one more guess gets through; the next must then wait longer.
+    const account = and(eq(rateLimitCounters.bucket, "reader-login-account"), eq(rateLimitCounters.key, code.login.toLowerCase()));
+    await database.db.update(rateLimitCounters).set({ windowStart: new Date(Date.now() - 1500) }).where(account);
+    expect((await login({ login: code.login, password: "one more guess" })).status).toBe(401);
+    const slower = await login({ login: code.login, password: code.password }, owner);
+    expect(slower.status).toBe(429);
+    expect(Number(slower.headers.get("retry-after"))).toBeGreaterThan(firstWait);
+    // Many guesses later (the 20th let through just now, 304 s into the window), the wait is still
+    // at most a minute.
+    expect(earliestAttemptMs(loginLimits("reader").byAccount, 20)).toBe(303_000);
+    await database.db.update(rateLimitCounters).set({ count: 20, windowStart: new Date(Date.now() - 304_000) }).where(account);
+    const capped = await login({ login: code.login, password: code.password }, owner);
+    expect(capped.status).toBe(429);
+    expect(Number(capped.headers.get("retry-after"))).toBeGreaterThan(50);
+    expect(Number(capped.headers.get("retry-after"))).toBeLessThanOrEqual(ACCOUNT_MAX_DELAY_MS / 1000);
+    // The refused attempts never counted against the owner's address: once the account may be
+    // tried again, the owner gets in.
+    await database.db.update(rateLimitCounters).set({ windowStart: new Date(Date.now() - 16 * 60 * 1000) }).where(account);
+    expect((await login({ login: code.login, password: code.password }, owner)).status).toBe(200);
   });
 
   it("locks a client address out after 5 failures across logins", async () => {
@@ -247,8 +299,32 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
 
 describe("configuration", () => {
   it("refuses a short SESSION_SECRET and demands one on Netlify", () => {
-    expect(() => readConfig({ SESSION_SECRET: "short" })).toThrow(/SESSION_SECRET must be at least 32 bytes/);
-    expect(() => readConfig({ NETLIFY: "true", DATABASE_URL: "postgres://x@y/z" })).toThrow(/SESSION_SECRET is not set/);
-    expect(readConfig({ NETLIFY: "true", DATABASE_URL: "postgres://x@y/z", SESSION_SECRET: "x".repeat(32) }).secureCookies).toBe(true);
+    expect(() => readConfig({ SESSION_SECRET: "short" }, "local")).toThrow(/SESSION_SECRET must be at least 32 bytes/);
+    const url = "postgres://x@y/z";
+    expect(() => readConfig({ DATABASE_URL: url }, "netlify-functions")).toThrow(/SESSION_SECRET is not set/);
+    expect(readConfig({ DATABASE_URL: url, SESSION_SECRET: "x".repeat(32) }, "netlify-functions").secureCookies).toBe(true);
+  });
+
+  it("knows Netlify from what each platform really gives, and never falls back there", () => {
+    const secret = "x".repeat(32);
+    // NETLIFY exists only during Netlify's build; functions see the `Netlify` global instead.
+    expect(currentPlatform({ NETLIFY: "true" })).toBe("netlify-build");
+    expect(currentPlatform({})).toBe("local");
+    vi.stubGlobal("Netlify", { env: { toObject: () => ({}) }, context: null });
+    try {
+      expect(currentPlatform({})).toBe("netlify-functions");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // No embedded database on Netlify, at build or at run time.
+    expect(() => readConfig({ SESSION_SECRET: secret }, "netlify-functions")).toThrow(/DATABASE_URL is not set.*Functions scope/);
+    expect(() => readConfig({ CONTEXT: "production" }, "netlify-build")).toThrow(/DATABASE_URL is not set/);
+    // The build hook is needed where content is published: production.
+    const runtime = { DATABASE_URL: "postgres://x@y/z", SESSION_SECRET: secret };
+    expect(() => readConfig(runtime, "netlify-functions", "production")).toThrow(/BUILD_HOOK_URL is not set/);
+    expect(readConfig(runtime, "netlify-functions", "deploy-preview").deployContext).toBe("deploy-preview");
+    // Netlify's read-only URL is the site's address when SITE_URL is not set.
+    expect(readConfig({ ...runtime, URL: "https://book.example" }, "netlify-functions").siteUrl).toBe("https://book.example");
+    expect(readConfig({ URL: "https://book.example" }, "local").siteUrl).toBeUndefined();
   });
 });

@@ -2,8 +2,8 @@
  * Admin accounts: an email and a scrypt-hashed password (src/server/auth/password.ts). Created
  * from the command line (`npm run admin -- create`) or once through the setup link.
  */
-import { count, eq } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { count, eq, sql, type SQL } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
 import { adminAccounts } from "../db/schema.ts";
 import { hashPassword } from "../auth/password.ts";
 import { conflict } from "../http/errors.ts";
@@ -43,6 +43,7 @@ export async function adminExists(db: Database): Promise<boolean> {
   return row!.n > 0;
 }
 
-export async function markAdminSignedIn(db: Database, id: number, now = new Date()): Promise<void> {
-  await db.update(adminAccounts).set({ lastLoginAt: now }).where(eq(adminAccounts.id, id));
+/** The statement that records an admin's sign-in (run with the session it opens: issueSession's `alsoWrite`). */
+export function adminSignedInStatement(id: number, now = new Date()): SQL {
+  return sql`UPDATE ${adminAccounts} SET "last_login_at" = ${now} WHERE "id" = ${id}`;
 }

@@ -4,10 +4,12 @@
  * the subsections deleted with it), reorder within a level. Every multi-row change is one
  * transaction. `now` is a parameter so tests can move the clock.
  */
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, ne, sql } from "../db/orm.ts";
 import type { ChapterInput } from "../../lib/content-schemas.ts";
 import { LEVELS, levelOf, type Level } from "../../lib/levels.ts";
-import type { Database } from "../db/client.ts";
+import { lockList, positions } from "../db/ordering.ts";
+import { retryOnConflict } from "../db/retry.ts";
+import type { Database } from "../db/types.ts";
 import { chapters, subsections, type ChapterRow } from "../db/schema.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { listChaptersWithContent, type Chapter } from "../repositories/chapters.ts";
@@ -125,10 +127,13 @@ export async function recentlyDeletedChapters(db: Database, now = new Date()): P
 
 /**
  * Writes the order of one level's chapters (1..n) in one transaction. `ids` must be exactly the
- * live chapters of one level, each once; otherwise 400 naming what is wrong.
+ * live chapters of one level, each once; otherwise 400 naming what is wrong. Reorders of chapters
+ * take one lock, so two at once run one after the other (the last one's order stands), and the
+ * order is written by one statement.
  */
 export async function reorderChapters(db: Database, ids: number[], now = new Date()): Promise<Level> {
-  return db.transaction(async (tx) => {
+  return retryOnConflict(() => db.transaction(async (tx) => {
+    await lockList(tx, "chapters");
     const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
     if (duplicates.length > 0) throw badRequest(`chapterIds: ${list(duplicates)} appear more than once.`);
     const named = await tx
@@ -150,11 +155,12 @@ export async function reorderChapters(db: Database, ids: number[], now = new Dat
     if (missing.length > 0) {
       throw badRequest(`chapterIds: the list must hold every live ${level} chapter; ${list(missing)} ${missing.length === 1 ? "is" : "are"} missing. Reload the list.`);
     }
-    for (const [index, id] of ids.entries()) {
-      await tx.update(chapters).set({ order: index + 1, updatedAt: now }).where(eq(chapters.id, id));
-    }
+    await tx.execute(sql`
+      UPDATE ${chapters} SET "order" = v.position, "updated_at" = ${now}
+      FROM (VALUES ${positions(ids, 1)}) AS v(id, position)
+      WHERE ${chapters.id} = v.id`);
     return level;
-  });
+  }));
 }
 
 const list = (ids: number[]) => (ids.length === 1 ? `id ${ids[0]}` : `ids ${ids.join(", ")}`);

@@ -5,8 +5,8 @@
  * it creates the admin and deletes every token, and no token works once an admin exists.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { and, eq, gt } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
 import { adminAccounts, adminSetupTokens } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 import { hashPassword } from "../auth/password.ts";
@@ -39,7 +39,8 @@ export const SETUP_REFUSED_TOKEN =
 
 /**
  * Creates the first admin with a valid token, in one transaction: the token is consumed (so two
- * tabs cannot both use it) and refused when any admin exists. 403 otherwise.
+ * tabs cannot both use it) and refused when any admin exists. 403 otherwise, checked before the
+ * password is hashed (and again inside the transaction).
  */
 export async function redeemSetupToken(
   db: Database,
@@ -47,11 +48,16 @@ export async function redeemSetupToken(
   account: { email: string; password: string },
   now = new Date(),
 ): Promise<AdminAccountView> {
+  // The token first: hashing a password costs time, and a wrong token never gets that far.
+  if (await adminExists(db)) throw new HttpError(403, "setup_closed", SETUP_REFUSED_ADMIN_EXISTS);
+  const valid = and(eq(adminSetupTokens.tokenHash, digest(token)), gt(adminSetupTokens.expiresAt, now));
+  const [known] = await db.select({ tokenHash: adminSetupTokens.tokenHash }).from(adminSetupTokens).where(valid);
+  if (!known) throw new HttpError(403, "setup_token_invalid", SETUP_REFUSED_TOKEN);
   const passwordHash = await hashPassword(account.password);
   return db.transaction(async (tx) => {
     const [used] = await tx
       .delete(adminSetupTokens)
-      .where(and(eq(adminSetupTokens.tokenHash, digest(token)), gt(adminSetupTokens.expiresAt, now)))
+      .where(valid)
       .returning({ tokenHash: adminSetupTokens.tokenHash });
     if (await adminExists(tx as unknown as Database)) throw new HttpError(403, "setup_closed", SETUP_REFUSED_ADMIN_EXISTS);
     if (!used) throw new HttpError(403, "setup_token_invalid", SETUP_REFUSED_TOKEN);

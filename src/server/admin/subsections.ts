@@ -4,10 +4,12 @@
  * a chapter. A slug is unique among a chapter's live subsections: a clash is 409 "duplicate slug",
  * the words the panel looks for (SPEC.md section 8).
  */
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, isNotNull, isNull, ne, sql } from "../db/orm.ts";
 import type { SubsectionInput } from "../../lib/content-schemas.ts";
 import { slugify } from "../../lib/slug.ts";
-import type { Database } from "../db/client.ts";
+import { lockList, positions } from "../db/ordering.ts";
+import { retryOnConflict } from "../db/retry.ts";
+import type { Database } from "../db/types.ts";
 import { chapters, subsections, type SubsectionRow } from "../db/schema.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import type { Subsection } from "../repositories/chapters.ts";
@@ -175,7 +177,8 @@ export async function recentlyDeletedSubsections(db: Database, now = new Date())
  * comes after them) in one transaction. `ids` must be exactly the chapter's live subsections.
  */
 export async function reorderSubsections(db: Database, chapterId: number, ids: number[], now = new Date()): Promise<void> {
-  await db.transaction(async (tx) => {
+  await retryOnConflict(() => db.transaction(async (tx) => {
+    await lockList(tx, `subsections of chapter ${chapterId}`);
     await requireLiveChapter(tx as unknown as Database, chapterId);
     const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
     if (duplicates.length > 0) throw badRequest(`subsectionIds: ${list(duplicates)} appear more than once.`);
@@ -193,13 +196,11 @@ export async function reorderSubsections(db: Database, chapterId: number, ids: n
     if (missing.length > 0) {
       throw badRequest(`subsectionIds: the list must hold every live subsection of chapter ${chapterId}; ${list(missing)} ${missing.length === 1 ? "is" : "are"} missing. Reload the list.`);
     }
-    for (const [index, id] of ids.entries()) {
-      await tx
-        .update(subsections)
-        .set({ order: index, updatedAt: now })
-        .where(and(eq(subsections.id, id), inArray(subsections.chapterId, [chapterId])));
-    }
-  });
+    await tx.execute(sql`
+      UPDATE ${subsections} SET "order" = v.position, "updated_at" = ${now}
+      FROM (VALUES ${positions(ids, 0)}) AS v(id, position)
+      WHERE ${subsections.id} = v.id AND ${subsections.chapterId} = ${chapterId}`);
+  }));
 }
 
 const list = (ids: number[]) => (ids.length === 1 ? `id ${ids[0]}` : `ids ${ids.join(", ")}`);

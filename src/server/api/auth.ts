@@ -1,11 +1,11 @@
 /** Reader sign-in (SPEC.md section 7): validate an access code, report the session, log out. */
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { requireSameSite, clientAddress, readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
 import { database } from "../db/index.ts";
 import { checkLogin } from "../auth/login.ts";
 import { endSession, issueSession, readerSession } from "../auth/session.ts";
-import { findAccessCode, markAccessCodeUsed } from "../repositories/access-codes.ts";
+import { accessCodeUsedStatement, findAccessCode } from "../repositories/access-codes.ts";
 import { levelOf } from "../../lib/levels.ts";
 
 const loginBody = z.object({
@@ -20,7 +20,7 @@ export const validate = route({
   POST: async (request) => {
     const { login, password } = await readJson(request, loginBody);
     const db = await database();
-    const code = await checkLogin(
+    const { account: code, settle } = await checkLogin(
       db,
       "reader",
       { account: login.toLowerCase(), password, address: clientAddress(request) },
@@ -30,8 +30,7 @@ export const validate = route({
       },
       FAILED_LOGIN_MESSAGE,
     );
-    const session = await issueSession(db, "reader", { accessCodeId: code.id });
-    await markAccessCodeUsed(db, code.id);
+    const session = await issueSession(db, "reader", { accessCodeId: code.id }, new Date(), [...settle, accessCodeUsedStatement(code.id)]);
     return json({ level: levelOf(code.level) }, { headers: { "set-cookie": session.cookie } });
   },
 });

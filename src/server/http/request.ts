@@ -2,20 +2,43 @@
  * Reading requests safely: the client's address, same-site checks for state-changing calls, and
  * JSON bodies validated with zod (a 400 names the field).
  */
-import { z } from "zod";
+import { isIPv6 } from "node:net";
+import { z } from "../../lib/zod.ts";
+import { config } from "../config.ts";
 import { HttpError, badRequest } from "./errors.ts";
 
-/** The header Netlify sets to the client's address; the local host sets it the same way. */
+/**
+ * The header the client's address travels in: Netlify's proxy sets it, a function takes it from
+ * its Context (runtime/serve.ts), and the local host sets it from the connection (or a trusted
+ * proxy's X-Forwarded-For).
+ */
 export const CLIENT_IP_HEADER = "x-nf-client-connection-ip";
 
+/**
+ * Who is asking, for rate limits: the client's IPv4 address, or the /64 network of an IPv6 one
+ * (one subscriber commonly holds a whole /64, so single addresses would be free to rotate).
+ */
 export function clientAddress(request: Request): string {
-  return request.headers.get(CLIENT_IP_HEADER)?.trim() || "unknown";
+  return addressKey(request.headers.get(CLIENT_IP_HEADER)?.trim() || "unknown");
+}
+
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 /**
  * Refuses a state-changing request that says it comes from another site: by Sec-Fetch-Site when
- * the browser sends it, otherwise by Origin. Requests without either (curl, server-to-server) pass:
- * browsers always send at least one of them on a cross-site POST.
+ * the browser sends it, otherwise by Origin, which must be the request's own origin or the site's
+ * public one (SITE_URL: behind a proxy that ends TLS, the server sees http://... while browsers
+ * send https://...). Requests without either (curl, server-to-server) pass: browsers always send
+ * at least one of them on a cross-site POST.
  */
 export function requireSameSite(request: Request): void {
   const fetchSite = request.headers.get("sec-fetch-site");
@@ -23,7 +46,8 @@ export function requireSameSite(request: Request): void {
     throw new HttpError(403, "cross_site", "Requests from other sites are not accepted.");
   }
   const origin = request.headers.get("origin");
-  if (origin && origin !== new URL(request.url).origin) {
+  const site = config().siteUrl;
+  if (origin && origin !== new URL(request.url).origin && (!site || origin !== new URL(site).origin)) {
     throw new HttpError(403, "cross_site", "Requests from other sites are not accepted.");
   }
 }

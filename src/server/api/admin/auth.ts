@@ -8,21 +8,25 @@
  */
 import { adminLoginInput, adminSetupInput } from "../../../lib/content-schemas.ts";
 import { adminSession, endSession, issueSession } from "../../auth/session.ts";
-import { checkLogin } from "../../auth/login.ts";
+import { checkLogin, LOGIN_WINDOW_MS } from "../../auth/login.ts";
+import { take, type Limit } from "../../access/rate-limit.ts";
 import { database } from "../../db/index.ts";
 import { clientAddress, readJson, requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
-import { findAdminByEmail, markAdminSignedIn, normaliseEmail } from "../../admin/accounts.ts";
+import { adminSignedInStatement, findAdminByEmail, normaliseEmail } from "../../admin/accounts.ts";
 import { redeemSetupToken, setupRequired } from "../../admin/setup-token.ts";
 
 export const FAILED_ADMIN_LOGIN_MESSAGE = "Invalid email or password.";
+
+/** Setup attempts per client address: the link's token is long, but guessing still costs nothing. */
+export const SETUP_LIMIT: Limit = { bucket: "admin-setup-address", max: 5, windowMs: LOGIN_WINDOW_MS };
 
 /** POST /api/admin/login */
 export const adminLogin = route({
   POST: async (request) => {
     const { email, password } = await readJson(request, adminLoginInput, 4 * 1024);
     const db = await database();
-    const account = await checkLogin(
+    const { account, settle } = await checkLogin(
       db,
       "admin",
       { account: normaliseEmail(email), password, address: clientAddress(request) },
@@ -32,8 +36,7 @@ export const adminLogin = route({
       },
       FAILED_ADMIN_LOGIN_MESSAGE,
     );
-    const session = await issueSession(db, "admin", { adminId: account.id });
-    await markAdminSignedIn(db, account.id);
+    const session = await issueSession(db, "admin", { adminId: account.id }, new Date(), [...settle, adminSignedInStatement(account.id)]);
     return json({ email: account.email }, { headers: { "set-cookie": session.cookie } });
   },
 });
@@ -65,9 +68,9 @@ export const adminSetup = route({
   POST: async (request) => {
     const { token, email, password } = await readJson(request, adminSetupInput, 4 * 1024);
     const db = await database();
+    await take(db, SETUP_LIMIT, clientAddress(request));
     const account = await redeemSetupToken(db, token, { email, password });
-    const session = await issueSession(db, "admin", { adminId: account.id });
-    await markAdminSignedIn(db, account.id);
+    const session = await issueSession(db, "admin", { adminId: account.id }, new Date(), [adminSignedInStatement(account.id)]);
     return json({ email: account.email }, { headers: { "set-cookie": session.cookie } });
   },
 });

@@ -1,0 +1,147 @@
+/**
+ * What must hold across requests holds in the database, with requests sent at once to two server
+ * processes sharing one PostgreSQL database (as Netlify runs one instance per concurrent request):
+ * rate limits count and decide in one statement, reorders never deadlock, and someone guessing an
+ * account's password from elsewhere cannot lock its owner out. Prints the measured counts.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../src/server/auth/password.ts";
+import { seed } from "../../src/server/content/seed.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { count } from "../../src/server/db/orm.ts";
+import { ACCOUNT_FREE_ATTEMPTS } from "../../src/server/auth/login.ts";
+import { adminAccounts, assessmentSessions } from "../../src/server/db/schema.ts";
+import { SESSION_LIMIT } from "../../src/server/api/assessment.ts";
+import { listChapters } from "../../src/server/repositories/chapters.ts";
+import { issueAccessCode } from "../../src/server/repositories/access-codes.ts";
+import { createScratchDatabase, testDatabaseUrl } from "../support/databases.ts";
+import { startProduct, type ProductServer } from "../support/product-server.ts";
+
+const baseUrl = testDatabaseUrl();
+const secret = randomBytes(48).toString("base64url");
+const ADMIN = { email: "owner@example.com", password: "the owner's long password" };
+
+describe.skipIf(!baseUrl)("concurrency across two server processes on one PostgreSQL", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let direct: DatabaseHandle;
+  let dataDir: string;
+  let servers: ProductServer[] = [];
+
+  /** Sends `n` requests at once, in turn to each server; answers the statuses. */
+  async function atOnce(n: number, pathname: (i: number) => string, init: (i: number) => RequestInit): Promise<number[]> {
+    const responses = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const response = await fetch(`${servers[i % servers.length]!.url}${pathname(i)}`, init(i));
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    return responses;
+  }
+
+  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((sum, s) => ({ ...sum, [s]: (sum[s] ?? 0) + 1 }), {});
+  const from = (address: string) => ({ "x-forwarded-for": address });
+  const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+
+  async function adminCookie(server: ProductServer): Promise<string> {
+    const response = await fetch(`${server.url}/api/admin/login`, json(ADMIN, from("192.0.2.1")));
+    expect(response.status).toBe(200);
+    return response.headers.getSetCookie()[0]!.split(";")[0]!;
+  }
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(baseUrl!);
+    direct = await openDatabase({ driver: "pg", url: scratch.url });
+    await direct.migrate();
+    await seed(direct.db);
+    await direct.db.insert(adminAccounts).values({ email: ADMIN.email, passwordHash: await hashPassword(ADMIN.password) });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-concurrency-"));
+    servers = await Promise.all(
+      ["a", "b"].map((name) =>
+        // Behind a trusted proxy (the test), so each request can come from an address of its own.
+        startProduct({
+          DATABASE_URL: scratch.url,
+          DATA_DIR: path.join(dataDir, name),
+          SITE_DIR: path.join(dataDir, name, "site"),
+          SESSION_SECRET: secret,
+          TRUSTED_PROXY: "127.0.0.1",
+        }),
+      ),
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await direct?.close();
+    await scratch?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("lets at most 5 of 40 wrong passwords sent at once for one access code reach a password check", async () => {
+    const code = await issueAccessCode(direct.db, { level: "Architect" });
+    const statuses = await atOnce(40, () => "/api/auth/validate", (i) => json({ login: code.login, password: `wrong-${i}` }, from("203.0.113.40")));
+    console.log("40 wrong passwords at once from one address:", tally(statuses));
+    expect(statuses.filter((s) => s === 401).length).toBe(5);
+    expect(statuses.filter((s) => s === 429).length).toBe(35);
+  });
+
+  it(`lets at most ${ACCOUNT_FREE_ATTEMPTS} of 40 wrong passwords sent at once from 40 addresses through, then slows the account`, async () => {
+    const code = await issueAccessCode(direct.db, { level: "Architect" });
+    const statuses = await atOnce(40, () => "/api/auth/validate", (i) => json({ login: code.login, password: `wrong-${i}` }, from(`198.51.100.${i + 1}`)));
+    console.log("40 wrong passwords at once from 40 addresses:", tally(statuses));
+    expect(statuses.filter((s) => s === 401).length).toBe(ACCOUNT_FREE_ATTEMPTS);
+    expect(statuses.filter((s) => s === 429).length).toBe(40 - ACCOUNT_FREE_ATTEMPTS);
+  });
+
+  it(`holds the scan-start limit (${SESSION_LIMIT.max} per address) for 100 starts sent at once`, async () => {
+    const before = (await direct.db.select({ n: count() }).from(assessmentSessions))[0]!.n;
+    const statuses = await atOnce(100, () => "/api/assessment/session", () => json({}, from("203.0.113.100")));
+    const after = (await direct.db.select({ n: count() }).from(assessmentSessions))[0]!.n;
+    console.log("100 scan starts at once:", tally(statuses), `sessions made: ${after - before}`);
+    expect(statuses.filter((s) => s === 201).length).toBe(SESSION_LIMIT.max);
+    expect(after - before).toBe(SESSION_LIMIT.max);
+    expect(statuses.every((s) => s === 201 || s === 429)).toBe(true);
+  });
+
+  it("answers 20 chapter reorders sent at once in opposite orders without a 5xx, leaving one of the sent orders", async () => {
+    const cookies = await Promise.all(servers.map(adminCookie));
+    const ids = (await listChapters(direct.db, ["Operator"])).map((c) => c.id);
+    const orders = [ids, [...ids].reverse()];
+    const statuses = await atOnce(
+      20,
+      () => "/api/admin/chapters/reorder",
+      (i) => ({
+        method: "PUT",
+        headers: { "content-type": "application/json", cookie: cookies[i % servers.length]! },
+        body: JSON.stringify({ chapterIds: orders[i % 2] }),
+      }),
+    );
+    console.log("20 reorders at once:", tally(statuses));
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    const final = (await listChapters(direct.db, ["Operator"])).map((c) => c.id);
+    expect(orders).toContainEqual(final);
+  });
+
+  it("does not lock the owner out when someone elsewhere fails to sign in as them", async () => {
+    const statuses = await atOnce(6, () => "/api/admin/login", () => json({ email: ADMIN.email, password: "a wrong guess!" }, from("192.0.2.66")));
+    console.log("6 wrong admin passwords at once from one address:", tally(statuses));
+    expect(statuses.filter((s) => s === 401).length).toBe(5);
+    expect(statuses.filter((s) => s === 429).length).toBe(1);
+    // That address is refused for 15 minutes; the owner, at home, signs in on either server.
+    for (const server of servers) {
+      const owner = await fetch(`${server.url}/api/admin/login`, json(ADMIN, from("2001:db8:aa::7")));
+      expect(owner.status).toBe(200);
+    }
+    const attacker = await fetch(`${servers[0]!.url}/api/admin/login`, json(ADMIN, from("192.0.2.66")));
+    expect(attacker.status).toBe(429);
+  });
+});
