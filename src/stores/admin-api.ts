@@ -64,6 +64,13 @@ export interface Submission {
   completedAt: string | null;
 }
 
+/** A page of GET /api/admin/assessment/sessions. */
+export interface SubmissionsPage {
+  submissions: Submission[];
+  total: number;
+  nextCursor: string | null;
+}
+
 export interface AccessCodeEntry {
   id: number;
   login: string;

@@ -35,7 +35,13 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
     ]);
     const response = await api("/api/admin/assessment/sessions", asAdmin(cookie));
     expect(response.status).toBe(200);
-    const list = (await response.json()) as { id: string; completed: string; scoreBreakdown: unknown; completedAt: string | null; responses: { questionNumber: number; answer: string }[] }[];
+    const page = (await response.json()) as {
+      submissions: { id: string; completed: string; scoreBreakdown: unknown; completedAt: string | null; responses: { questionNumber: number; answer: string }[] }[];
+      total: number;
+      nextCursor: string | null;
+    };
+    expect(page).toMatchObject({ total: 2, nextCursor: null });
+    const list = page.submissions;
     expect(list.map((s) => s.id)).toEqual([newer!.id, older!.id]);
     expect(list[1]).toMatchObject({ completed: "true", scoreBreakdown: breakdown, completedAt: "2026-11-01T10:05:00.000Z" });
     expect(list[1]!.responses.map((r) => [r.questionNumber, r.answer])).toEqual([[1, "A"], [2, "B"]]);
@@ -49,6 +55,38 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
     expect(lines[0]).toBe(`id,name,email,completed,score,level,startedAt,completedAt,${Array.from({ length: 15 }, (_, i) => `Q${i + 1}`).join(",")}`);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe(`${older!.id},"'=HYPERLINK(""x"")",a@example.com,true,31,Architect,2026-11-01T10:00:00.000Z,2026-11-01T10:05:00.000Z,A,B${",".repeat(13)}`);
+  });
+
+  it("pages through many submissions with a cursor, newest first, and streams all of them as CSV", async () => {
+    const base = Date.parse("2027-01-01T00:00:00Z");
+    // 250 scans, two of them started at the same moment (the cursor breaks the tie by id).
+    const rows = Array.from({ length: 250 }, (_, i) => ({ startedAt: new Date(base + Math.min(i, 248) * 1000) }));
+    await database.db.insert(assessmentSessions).values(rows);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const response = await api(`/api/admin/assessment/sessions?limit=100${query}`, asAdmin(cookie));
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { submissions: { id: string; startedAt: string }[]; total: number; nextCursor: string | null };
+      expect(page.submissions.length).toBeLessThanOrEqual(100);
+      seen.push(...page.submissions.map((s) => s.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    const all = await database.db.select({ id: assessmentSessions.id, startedAt: assessmentSessions.startedAt }).from(assessmentSessions);
+    expect(pages).toBe(Math.ceil(all.length / 100));
+    expect(new Set(seen).size).toBe(all.length);
+    const expected = [...all].sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.id < b.id ? 1 : -1)).map((s) => s.id);
+    expect(seen).toEqual(expected);
+
+    const bad = await api("/api/admin/assessment/sessions?cursor=nonsense", asAdmin(cookie));
+    expect(bad.status).toBe(400);
+    expect((await api("/api/admin/assessment/sessions?limit=501", asAdmin(cookie))).status).toBe(400);
+
+    const csv = await (await api("/api/admin/assessment/sessions.csv", asAdmin(cookie))).text();
+    expect(csv.trimEnd().split("\r\n")).toHaveLength(all.length + 1);
   });
 
   it("issues, lists, deactivates, reactivates and resets access codes; the issued code logs in", async () => {

@@ -33,12 +33,12 @@ describe.each(databaseTargets())("reading activity on $name", (target) => {
     const base = new Date(Date.now() + 60 * 60 * 1000);
     const at = (minutes: number) => new Date(base.getTime() + minutes * 60_000);
     // A 12-minute session of beats every 30 s...
-    for (let s = 0; s <= 24; s++) await recordHeartbeat(database.db, id, chapter.id, new Date(at(0).getTime() + s * 30_000));
+    for (let s = 0; s <= 24; s++) await recordHeartbeat(database.db, id, chapter.slug, new Date(at(0).getTime() + s * 30_000));
     // ...a page left alone for 20 minutes adds only one minute...
-    await recordHeartbeat(database.db, id, chapter.id, at(32));
+    await recordHeartbeat(database.db, id, chapter.slug, at(32));
     // ...and after 40 minutes away, a new session.
-    await recordHeartbeat(database.db, id, chapter.id, at(80));
-    await recordHeartbeat(database.db, id, chapter.id, at(80.5));
+    await recordHeartbeat(database.db, id, chapter.slug, at(80));
+    await recordHeartbeat(database.db, id, chapter.slug, at(80.5));
 
     const stats = await readingStats(database.db, id, at(81));
     expect(stats.sessions).toBe(3);

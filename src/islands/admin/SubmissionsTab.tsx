@@ -1,12 +1,13 @@
 /**
  * The Assessment Submissions tab (SPEC.md section 2): newest first; name, email, score, level,
  * start and completion times ('In progress' without one); View/Hide Answers; a filter, a CSV
- * download and the score distribution.
+ * download (every submission) and the score distribution (of those loaded). Older submissions load
+ * a page at a time.
  */
 import { useStore } from "@nanostores/react";
 import { useId, useState } from "react";
 import type { Submission } from "../../stores/admin-api.ts";
-import { $submissions, $submissionsError, isCompleted } from "../../stores/admin-submissions.ts";
+import { $submissions, $submissionsError, $submissionsNext, $submissionsTotal, isCompleted, loadMoreSubmissions } from "../../stores/admin-submissions.ts";
 import ScoreChart from "./ScoreChart.tsx";
 import { card, formatTime, input, label, muted, secondary } from "./ui.ts";
 
@@ -15,6 +16,9 @@ type Filter = "all" | "completed" | "in-progress";
 export default function SubmissionsTab() {
   const submissions = useStore($submissions);
   const error = useStore($submissionsError);
+  const total = useStore($submissionsTotal);
+  const next = useStore($submissionsNext);
+  const [loadingMore, setLoadingMore] = useState(false);
   const [filter, setFilter] = useState<Filter>("all");
   const filterId = useId();
   const shown = submissions.filter((s) => filter === "all" || (filter === "completed") === isCompleted(s));
@@ -50,6 +54,24 @@ export default function SubmissionsTab() {
             <SubmissionCard key={submission.id} submission={submission} />
           ))}
         </ul>
+      )}
+      {next && (
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="button"
+            className={secondary}
+            disabled={loadingMore}
+            onClick={() => {
+              setLoadingMore(true);
+              void loadMoreSubmissions().finally(() => setLoadingMore(false));
+            }}
+          >
+            {loadingMore ? "Loading..." : "Show older submissions"}
+          </button>
+          <p className={muted}>
+            Showing the newest {submissions.length} of {total}.
+          </p>
+        </div>
       )}
     </div>
   );

@@ -12,8 +12,11 @@ class FakeServer {
   failures: number[] = [];
   private seq = 0;
 
+  bodies: unknown[] = [];
+
   request: ApiCall = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     this.calls.push(`${method} ${url}`);
+    this.bodies.push(body);
     const failure = this.failures.shift();
     if (failure === 0) throw new TypeError("Failed to fetch");
     if (failure) throw new ApiError(failure, `${failure}: {"error":{"code":"x","message":"x"}}`);
@@ -61,6 +64,16 @@ describe("ScanSync", () => {
   it("creates one session however many callers ask at once", async () => {
     const { server, sync } = setup();
     expect(await Promise.all([sync.ensureSession(), sync.ensureSession()])).toEqual([true, true]);
+    expect(server.sessions.size).toBe(1);
+  });
+
+  it("starts a session with the spec's payload, and sends it once even when it fails", async () => {
+    const { server, sync } = setup();
+    server.failures = [0];
+    expect(await sync.ensureSession()).toBe(false);
+    expect(server.calls).toEqual(["POST /api/assessment/session"]);
+    expect(await sync.ensureSession()).toBe(true);
+    expect(server.bodies.at(-1)).toEqual({ userId: null, completed: "false", score: null, scoreBreakdown: null });
     expect(server.sessions.size).toBe(1);
   });
 

@@ -69,7 +69,10 @@ export class ScanSync {
   ensureSession(): Promise<boolean> {
     if (this.sessionId) return Promise.resolve(true);
     this.creating ??= (async () => {
-      const created = await this.attempt(() => this.options.request<{ id: string }>("POST", "/api/assessment/session", {}));
+      // The spec's payload (the server decides every one of these itself). Sent once: each request
+      // that reaches the server makes a session, so a lost answer is not retried (SPEC.md section 9).
+      const payload = { userId: null, completed: "false", score: null, scoreBreakdown: null };
+      const created = await this.attempt(() => this.options.request<{ id: string }>("POST", "/api/assessment/session", payload), []);
       this.creating = undefined;
       if (!created.ok) return false;
       this.sessionId = created.value.id;
@@ -206,8 +209,7 @@ export class ScanSync {
   }
 
   /** Runs `call`, retrying failures that may pass (network, 5xx); 404/409 mean the session is gone. */
-  private async attempt<T>(call: () => Promise<T>): Promise<Outcome<T>> {
-    const delays = this.options.retryDelays;
+  private async attempt<T>(call: () => Promise<T>, delays: readonly number[] = this.options.retryDelays): Promise<Outcome<T>> {
     for (let attempt = 0; ; attempt++) {
       try {
         return { ok: true, value: await call() };

@@ -1,9 +1,10 @@
 /**
- * Assessment submissions for the admin panel: every scan session, newest first, with its answers
- * (two queries, never one per session), and the same as CSV.
+ * Assessment submissions for the admin panel: scan sessions, newest first, with their answers, a
+ * page at a time (a cursor names where the next page starts), and all of them as a CSV streamed
+ * page by page: the server never holds every row.
  */
-import { asc, desc } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { asc, count, desc, inArray, sql } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
 import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
 
 export interface Submission {
@@ -20,33 +21,82 @@ export interface Submission {
   completedAt: Date | null;
 }
 
-export async function listSubmissions(db: Database): Promise<Submission[]> {
-  const sessions = await db
+/** How many submissions a page holds by default, and at most. */
+export const SUBMISSIONS_PAGE = 100;
+export const MAX_SUBMISSIONS_PAGE = 500;
+
+export interface SubmissionsPage {
+  submissions: Submission[];
+  /** Every submission, for the tab's count. */
+  total: number;
+  /** Where the next (older) page starts, or null on the last page. */
+  nextCursor: string | null;
+}
+
+/** A cursor names the last submission of a page: its start time and id, newest first. */
+const encodeCursor = (s: { startedAt: Date; id: string }) => Buffer.from(`${s.startedAt.toISOString()}|${s.id}`).toString("base64url");
+
+export function decodeCursor(cursor: string): { startedAt: Date; id: string } | null {
+  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const startedAt = new Date(at ?? "");
+  return id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(startedAt.getTime()) ? { startedAt, id } : null;
+}
+
+/**
+ * One page of submissions, newest first, with their answers: three queries (the page, its
+ * answers, the count), never every row.
+ */
+export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE }: { cursor?: { startedAt: Date; id: string }; limit?: number } = {}): Promise<SubmissionsPage> {
+  const rows = await db
     .select()
     .from(assessmentSessions)
-    .orderBy(desc(assessmentSessions.startedAt), desc(assessmentSessions.id));
-  const responses = await db
-    .select({
-      id: assessmentResponses.id,
-      sessionId: assessmentResponses.sessionId,
-      questionNumber: assessmentResponses.questionNumber,
-      answer: assessmentResponses.answer,
-    })
-    .from(assessmentResponses)
-    .orderBy(asc(assessmentResponses.questionNumber), asc(assessmentResponses.id));
+    .where(cursor ? sql`(${assessmentSessions.startedAt}, ${assessmentSessions.id}) < (${cursor.startedAt}, ${cursor.id}::uuid)` : undefined)
+    .orderBy(desc(assessmentSessions.startedAt), desc(assessmentSessions.id))
+    .limit(limit + 1);
+  const sessions = rows.slice(0, limit);
+  const responses =
+    sessions.length === 0
+      ? []
+      : await db
+          .select({
+            id: assessmentResponses.id,
+            sessionId: assessmentResponses.sessionId,
+            questionNumber: assessmentResponses.questionNumber,
+            answer: assessmentResponses.answer,
+          })
+          .from(assessmentResponses)
+          .where(inArray(assessmentResponses.sessionId, sessions.map((s) => s.id)))
+          .orderBy(asc(assessmentResponses.questionNumber), asc(assessmentResponses.id));
+  const [{ total }] = (await db.select({ total: count() }).from(assessmentSessions)) as [{ total: number }];
   const bySession = new Map<string, Submission["responses"]>(sessions.map((s) => [s.id, []]));
   for (const { sessionId, ...response } of responses) bySession.get(sessionId)?.push(response);
-  return sessions.map((s) => ({
-    id: s.id,
-    name: s.name,
-    email: s.email,
-    score: s.score,
-    scoreBreakdown: s.scoreBreakdown,
-    completed: s.completed,
-    responses: bySession.get(s.id) ?? [],
-    startedAt: s.startedAt,
-    completedAt: s.completedAt,
-  }));
+  const last = sessions.at(-1);
+  return {
+    submissions: sessions.map((s) => ({
+      id: s.id,
+      name: s.name,
+      email: s.email,
+      score: s.score,
+      scoreBreakdown: s.scoreBreakdown,
+      completed: s.completed,
+      responses: bySession.get(s.id) ?? [],
+      startedAt: s.startedAt,
+      completedAt: s.completedAt,
+    })),
+    total,
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  };
+}
+
+/** Every submission, page by page (the CSV download): at most one page is in memory at a time. */
+export async function* allSubmissions(db: Database, pageSize = MAX_SUBMISSIONS_PAGE): AsyncGenerator<Submission[]> {
+  let cursor: { startedAt: Date; id: string } | undefined;
+  for (;;) {
+    const page = await listSubmissions(db, { cursor, limit: pageSize });
+    if (page.submissions.length > 0) yield page.submissions;
+    if (!page.nextCursor) return;
+    cursor = decodeCursor(page.nextCursor)!;
+  }
 }
 
 const QUESTIONS = Array.from({ length: 15 }, (_, i) => i + 1);
@@ -63,12 +113,54 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Every submission as CSV (RFC 4180, CRLF), one row each, answers in columns Q1..Q15. */
-export function submissionsCsv(submissions: Submission[]): string {
-  const rows = submissions.map((s) => {
-    const answers = new Map(s.responses.map((r) => [r.questionNumber, r.answer]));
-    const level = (s.scoreBreakdown as { level?: unknown } | null)?.level;
-    return [s.id, s.name, s.email, s.completed, s.score, typeof level === "string" ? level : null, s.startedAt, s.completedAt, ...QUESTIONS.map((n) => answers.get(n))];
+/** Submissions as CSV lines (RFC 4180, CRLF), one row each, answers in columns Q1..Q15. */
+export function csvRows(submissions: Submission[]): string {
+  return submissions
+    .map((s) => {
+      const answers = new Map(s.responses.map((r) => [r.questionNumber, r.answer]));
+      const level = (s.scoreBreakdown as { level?: unknown } | null)?.level;
+      const row = [s.id, s.name, s.email, s.completed, s.score, typeof level === "string" ? level : null, s.startedAt, s.completedAt, ...QUESTIONS.map((n) => answers.get(n))];
+      return `${row.map(csvCell).join(",")}\r\n`;
+    })
+    .join("");
+}
+
+export const CSV_HEADER_LINE = `${CSV_HEADER.map(csvCell).join(",")}\r\n`;
+
+/**
+ * Every submission as CSV, streamed page by page; `done` settles when the stream has ended (read
+ * to the end, cancelled or failed), so a caller can keep its connection until then.
+ */
+export function submissionsCsvStream(db: Database): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
+  const encoder = new TextEncoder();
+  const pages = allSubmissions(db);
+  let headerSent = false;
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        controller.enqueue(encoder.encode(CSV_HEADER_LINE));
+        return;
+      }
+      try {
+        const next = await pages.next();
+        if (next.done) {
+          controller.close();
+          finish();
+        } else {
+          controller.enqueue(encoder.encode(csvRows(next.value)));
+        }
+      } catch (error) {
+        finish();
+        throw error;
+      }
+    },
+    async cancel() {
+      await pages.return(undefined);
+      finish();
+    },
   });
-  return [CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return { stream, done };
 }

@@ -17,10 +17,10 @@
  *   result by trying again, which a 409 would deny them.
  * - Answering a completed session is 409: its answers are the basis of a stored result.
  */
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { contactSchema } from "../../lib/assessment/contact.ts";
 import { answerSchema, questionNumberSchema } from "../../lib/assessment/model.ts";
-import { assertUnderLimit, recordHit, type Limit } from "../access/rate-limit.ts";
+import { take, type Limit } from "../access/rate-limit.ts";
 import { loadAssessment } from "../assessment/content.ts";
 import { completeScanSession, createScanSession, saveScanAnswer } from "../assessment/scans.ts";
 import { database } from "../db/index.ts";
@@ -55,10 +55,8 @@ export const startScan = route({
   POST: async (request) => {
     await readJson(request, sessionPayload, 4 * 1024);
     const db = await database();
-    const address = clientAddress(request);
-    await assertUnderLimit(db, SESSION_LIMIT, address);
+    await take(db, SESSION_LIMIT, clientAddress(request));
     const session = await createScanSession(db);
-    await recordHit(db, SESSION_LIMIT, address);
     return json(session, { status: 201 });
   },
 });

@@ -1,12 +1,11 @@
 /** A signed-in client's reading: heartbeats from chapter pages, and the figures on their profile. */
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { readerSession } from "../auth/session.ts";
 import { database } from "../db/index.ts";
 import { unauthenticated } from "../http/errors.ts";
 import { readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
 import { recordHeartbeat, readingStats } from "../reading/activity.ts";
-import { getChapterBySlug } from "../repositories/chapters.ts";
 
 const heartbeatBody = z.object({ slug: z.string().max(200, "is too long") });
 
@@ -21,9 +20,7 @@ export const heartbeat = route({
   POST: async (request) => {
     const { slug } = await readJson(request, heartbeatBody);
     const session = await requireReader(request);
-    const db = await database();
-    const chapter = await getChapterBySlug(db, slug);
-    await recordHeartbeat(db, session.accessCodeId, chapter?.id ?? null);
+    await recordHeartbeat(await database(), session.accessCodeId, slug);
     return new Response(null, { status: 204 });
   },
 });

@@ -3,11 +3,11 @@
  * session's state locks that session's row first, so an answer can never slip in while (or after)
  * the session is completed, and two completions can never both write a result.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "../db/orm.ts";
 import type { AssessmentContent } from "../../lib/assessment/content.ts";
 import { unansweredQuestions, type Answer, type Answers, type ScanResult } from "../../lib/assessment/model.ts";
 import { bandFor, scoreAnswers, type ScoreBreakdown } from "../../lib/assessment/scoring.ts";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/types.ts";
 import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
 
 /** Starts an anonymous session; completed, score and breakdown are always the server's own. */
@@ -18,26 +18,26 @@ export async function createScanSession(db: Database): Promise<{ id: string }> {
 
 export type SaveOutcome = "saved" | "not-found" | "completed";
 
-/** Stores the answer to one question, replacing any earlier answer to it. */
+/**
+ * Stores the answer to one question, replacing any earlier answer to it: one statement (the hot
+ * path of the scan). The session row is read FOR SHARE in the same statement, so answers to one
+ * session may be stored side by side, but never while or after it is completed.
+ */
 export async function saveScanAnswer(db: Database, sessionId: string, questionNumber: number, answer: Answer): Promise<SaveOutcome> {
-  return db.transaction(async (tx) => {
-    // FOR SHARE: answers to one session may be stored side by side, but not while it is being completed.
-    const [session] = await tx
-      .select({ completed: assessmentSessions.completed })
-      .from(assessmentSessions)
-      .where(eq(assessmentSessions.id, sessionId))
-      .for("share");
-    if (!session) return "not-found";
-    if (session.completed === "true") return "completed";
-    await tx
-      .insert(assessmentResponses)
-      .values({ sessionId, questionNumber, answer })
-      .onConflictDoUpdate({
-        target: [assessmentResponses.sessionId, assessmentResponses.questionNumber],
-        set: { answer, createdAt: sql`now()` },
-      });
-    return "saved";
-  });
+  const result = (await db.execute(sql`
+    WITH session AS (
+      SELECT ${assessmentSessions.id} AS id, ${assessmentSessions.completed} AS completed
+      FROM ${assessmentSessions} WHERE ${assessmentSessions.id} = ${sessionId} FOR SHARE
+    ), saved AS (
+      INSERT INTO ${assessmentResponses} ("session_id", "question_number", "answer")
+      SELECT id, ${questionNumber}, ${answer} FROM session WHERE completed = 'false'
+      ON CONFLICT ("session_id", "question_number") DO UPDATE SET "answer" = excluded."answer", "created_at" = now()
+      RETURNING 1
+    )
+    SELECT (SELECT completed FROM session) AS completed`)) as unknown as { rows: Array<{ completed: string | null }> };
+  const completed = result.rows[0]?.completed ?? null;
+  if (completed === null) return "not-found";
+  return completed === "true" ? "completed" : "saved";
 }
 
 export type CompleteOutcome =

@@ -37,8 +37,12 @@ export interface StaticFile {
   etag: string;
 }
 
+/** How many paths that hold no file are remembered (then forgotten at once): the web is full of probes. */
+export const MAX_REMEMBERED_MISSES = 10_000;
+
 export class StaticSite {
-  private readonly cache = new Map<string, StaticFile | null>();
+  private readonly files = new Map<string, StaticFile>();
+  private readonly misses = new Set<string>();
   readonly dir: string;
   constructor(dir: string) {
     this.dir = dir;
@@ -68,8 +72,15 @@ export class StaticSite {
     return this.read("/404.html");
   }
 
+  /** How many missing paths are remembered now (at most MAX_REMEMBERED_MISSES). */
+  get rememberedMisses(): number {
+    return this.misses.size;
+  }
+
   private read(relative: string): StaticFile | null {
-    if (this.cache.has(relative)) return this.cache.get(relative)!;
+    const known = this.files.get(relative);
+    if (known) return known;
+    if (this.misses.has(relative)) return null;
     const full = path.join(this.dir, relative);
     let file: StaticFile | null = null;
     if (full.startsWith(this.dir + path.sep)) {
@@ -88,7 +99,12 @@ export class StaticSite {
         file = null;
       }
     }
-    this.cache.set(relative, file);
+    if (file) {
+      this.files.set(relative, file);
+    } else {
+      if (this.misses.size >= MAX_REMEMBERED_MISSES) this.misses.clear();
+      this.misses.add(relative);
+    }
     return file;
   }
 }

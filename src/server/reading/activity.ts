@@ -4,33 +4,39 @@
  * starts a new reading session; one heartbeat adds at most 60 seconds, so a page left open in a
  * background tab or a sleeping laptop adds nothing.
  */
-import { and, desc, eq, gt } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
-import { readingSessions } from "../db/schema.ts";
+import { eq, sql } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
+import { chapters, readingSessions } from "../db/schema.ts";
 import { readingDays, utcDay } from "./streak.ts";
 
 export const SESSION_GAP_MS = 30 * 60 * 1000;
 export const MAX_HEARTBEAT_SECONDS = 60;
 
-export async function recordHeartbeat(db: Database, accessCodeId: number, chapterId: number | null, now = new Date()): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [open] = await tx
-      .select()
-      .from(readingSessions)
-      .where(and(eq(readingSessions.accessCodeId, accessCodeId), gt(readingSessions.lastSeenAt, new Date(now.getTime() - SESSION_GAP_MS))))
-      .orderBy(desc(readingSessions.lastSeenAt))
-      .limit(1)
-      .for("update");
-    if (open) {
-      const elapsed = Math.max(0, Math.round((now.getTime() - open.lastSeenAt.getTime()) / 1000));
-      await tx
-        .update(readingSessions)
-        .set({ lastSeenAt: now, seconds: open.seconds + Math.min(elapsed, MAX_HEARTBEAT_SECONDS), chapterId: chapterId ?? open.chapterId })
-        .where(eq(readingSessions.id, open.id));
-    } else {
-      await tx.insert(readingSessions).values({ accessCodeId, chapterId, startedAt: now, lastSeenAt: now });
-    }
-  });
+/**
+ * One heartbeat, in one statement: the reading session still open (seen within the gap) is locked
+ * and extended, or a new one starts; the chapter is named by its slug (an unknown slug keeps the
+ * session's chapter).
+ */
+export async function recordHeartbeat(db: Database, accessCodeId: number, slug: string, now = new Date()): Promise<void> {
+  const since = new Date(now.getTime() - SESSION_GAP_MS);
+  await db.execute(sql`
+    WITH chapter AS (
+      SELECT ${chapters.id} AS id FROM ${chapters} WHERE ${chapters.slug} = ${slug} AND ${chapters.deletedAt} IS NULL
+    ), open AS (
+      SELECT id, last_seen_at FROM ${readingSessions}
+      WHERE access_code_id = ${accessCodeId} AND last_seen_at > ${since}
+      ORDER BY last_seen_at DESC LIMIT 1 FOR UPDATE
+    ), extended AS (
+      UPDATE ${readingSessions} AS r SET
+        last_seen_at = ${now},
+        seconds = r.seconds + least(greatest(0, round(extract(epoch FROM (${now}::timestamptz - open.last_seen_at)))), ${MAX_HEARTBEAT_SECONDS})::integer,
+        chapter_id = coalesce((SELECT id FROM chapter), r.chapter_id)
+      FROM open WHERE r.id = open.id
+      RETURNING r.id
+    )
+    INSERT INTO ${readingSessions} (access_code_id, chapter_id, started_at, last_seen_at)
+    SELECT ${accessCodeId}, (SELECT id FROM chapter), ${now}, ${now}
+    WHERE NOT EXISTS (SELECT 1 FROM extended)`);
 }
 
 export interface ReadingStats {

@@ -1,0 +1,105 @@
+/**
+ * What is kept, and for how long (README: "What is kept"). Run daily: by a scheduled Netlify
+ * Function (netlify/functions/retention.ts) and by the local host's timer.
+ * - scans never completed: deleted `unfinishedScanDays` after they started (their answers with
+ *   them); completed scans are submissions the operator keeps until they delete them;
+ * - chapters and subsections deleted in the admin panel: removed for good `deletedContentDays`
+ *   after their 24-hour restore window ends;
+ * - uploaded photos no subsection uses (live or still restorable): removed `unusedPhotoDays` after
+ *   they were stored;
+ * - expired sign-in sessions, rate-limit windows over a day old, and the cache purges other
+ *   servers have long read.
+ * Each step is one statement; a step that fails leaves the others to run.
+ */
+import { and, eq, isNotNull, lt, sql } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
+import { assessmentSessions, cachePurges, chapters, rateLimitCounters, sessions, subsections } from "../db/schema.ts";
+import { RESTORE_WINDOW_MS } from "../admin/chapters.ts";
+import { config } from "../config.ts";
+import { photoStore, type PhotoStore } from "../uploads/photo-store.ts";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface RetentionPolicy {
+  unfinishedScanDays: number;
+  deletedContentDays: number;
+  unusedPhotoDays: number;
+}
+
+export interface RetentionReport {
+  unfinishedScans: number;
+  chapters: number;
+  subsections: number;
+  photos: number;
+  sessions: number;
+  rateLimitWindows: number;
+  cachePurges: number;
+}
+
+const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
+
+export async function runRetention(
+  db: Database,
+  { now = new Date(), policy = config().retention, store = photoStore() }: { now?: Date; policy?: RetentionPolicy; store?: PhotoStore } = {},
+): Promise<RetentionReport> {
+  const removedFor = ago(now, RESTORE_WINDOW_MS + policy.deletedContentDays * DAY_MS);
+  const unfinishedScans = await db
+    .delete(assessmentSessions)
+    .where(and(eq(assessmentSessions.completed, "false"), lt(assessmentSessions.startedAt, ago(now, policy.unfinishedScanDays * DAY_MS))))
+    .returning({ id: assessmentSessions.id });
+  const oldSubsections = await db
+    .delete(subsections)
+    .where(and(isNotNull(subsections.deletedAt), lt(subsections.deletedAt, removedFor)))
+    .returning({ id: subsections.id });
+  const oldChapters = await db
+    .delete(chapters)
+    .where(and(isNotNull(chapters.deletedAt), lt(chapters.deletedAt, removedFor)))
+    .returning({ id: chapters.id });
+  const expiredSessions = await db.delete(sessions).where(lt(sessions.expire, now)).returning({ sid: sessions.sid });
+  const windows = await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, ago(now, DAY_MS))).returning({ key: rateLimitCounters.key });
+  const purges = await db.delete(cachePurges).where(lt(cachePurges.createdAt, ago(now, 3600 * 1000))).returning({ id: cachePurges.id });
+  const photos = await removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS));
+  return {
+    unfinishedScans: unfinishedScans.length,
+    chapters: oldChapters.length,
+    subsections: oldSubsections.length,
+    photos,
+    sessions: expiredSessions.length,
+    rateLimitWindows: windows.length,
+    cachePurges: purges.length,
+  };
+}
+
+/** Deletes photos stored before `storedBefore` that no subsection row (even a deleted one) names. */
+async function removeUnusedPhotos(db: Database, store: PhotoStore, storedBefore: Date): Promise<number> {
+  const candidates = (await store.list()).filter((photo) => photo.storedAt < storedBefore);
+  if (candidates.length === 0) return 0;
+  const used = new Set(
+    (await db.select({ photo: subsections.photo }).from(subsections).where(sql`${subsections.photo} like '/uploads/%'`)).map((row) =>
+      row.photo!.slice("/uploads/".length),
+    ),
+  );
+  const unused = candidates.filter((photo) => !used.has(photo.name));
+  for (const photo of unused) await store.delete(photo.name);
+  return unused.length;
+}
+
+/** Runs retention now and then every `everyMs` (the local host); answers a function that stops it. */
+export function scheduleRetention(db: Database, log: (line: string) => void, everyMs = 6 * 3600 * 1000): () => void {
+  const run = () =>
+    runRetention(db).then(
+      (report) => {
+        const removed = Object.entries(report).filter(([, n]) => n > 0);
+        if (removed.length > 0) log(`Retention: removed ${removed.map(([what, n]) => `${n} ${what}`).join(", ")}.`);
+      },
+      (error: unknown) => log(`Retention failed (it runs again later): ${error instanceof Error ? error.message : String(error)}`),
+    );
+  const first = setTimeout(run, 60 * 1000);
+  const timer = setInterval(run, everyMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

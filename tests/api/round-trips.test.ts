@@ -1,0 +1,66 @@
+/**
+ * Round trips on the hot paths (issue 11): the statements one request sends to the database,
+ * counted as drizzle sends them (a transaction's BEGIN and COMMIT count too).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../../src/server/content/seed.ts";
+import { renderChapterBody, renderChapterPager } from "../../src/lib/chapter-body.ts";
+import { SHELL_CHAPTER, SHELL_NEXT, SHELL_PREVIOUS, SHELL_TRANSFORM_HREF } from "../../src/server/pages/chapter-page.ts";
+import { useSitePages } from "../../src/server/pages/site-pages.ts";
+import { listChapters } from "../../src/server/repositories/chapters.ts";
+import { apiClient, type Api } from "../support/api.ts";
+import { jsonPost, loginAs } from "../support/auth.ts";
+import { databaseTargets, type TestDatabase } from "../support/databases.ts";
+import { statementsOf } from "../support/query-count.ts";
+
+const HEARTBEAT_CEILING = 2;
+const PAGE_CEILING = 2;
+
+describe.each(databaseTargets())("round trips on $name", (target) => {
+  let database: TestDatabase;
+  let api: Api;
+
+  beforeAll(async () => {
+    database = await target.open();
+    await seed(database.db);
+    api = await apiClient(database);
+    // The chapter shell's placeholders are all a chapter page needs of the built site.
+    const shell = `<h1>${SHELL_CHAPTER.title}</h1>${renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF })}${renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT)}`;
+    useSitePages((pathname) => (pathname === "/chapter-shell" ? shell : null));
+  });
+  afterAll(async () => {
+    useSitePages(undefined);
+    await database?.dispose();
+  });
+
+  async function count(work: () => Promise<Response>, expectedStatus: number): Promise<number> {
+    let status = 0;
+    const statements = await statementsOf(async () => {
+      const response = await work();
+      status = response.status;
+      await response.arrayBuffer();
+    });
+    expect(status, statements.join("\n")).toBe(expectedStatus);
+    console.log(`${target.name}: ${statements.length} statements\n  ${statements.map((s) => s.slice(0, 110)).join("\n  ")}`);
+    return statements.length;
+  }
+
+  it("saves a scan answer in 1 statement", async () => {
+    const { id } = (await (await api("/api/assessment/session", jsonPost({}))).json()) as { id: string };
+    expect(await count(() => api("/api/assessment/response", jsonPost({ sessionId: id, questionNumber: 3, answer: "C" })), 200)).toBe(1);
+  });
+
+  // A login: count the attempt, find the code, open the session (with the settled limits and the
+  // code's last use). A heartbeat and a locked page: the session's lookup, then one statement.
+  it("signs a reader in with 3 statements; records a heartbeat and serves a locked chapter page with 2", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Architect");
+    const login = await count(() => api("/api/auth/validate", jsonPost({ login: code.login, password: code.password })), 200);
+    const [locked] = await listChapters(database.db, ["Architect"]);
+    const heartbeat = await count(() => api("/api/reading/heartbeat", jsonPost({ slug: locked!.slug }, { cookie })), 204);
+    const page = await count(() => api(`/${locked!.slug}`, { headers: { cookie } }), 200);
+    console.log(`${target.name}: login ${login}, heartbeat ${heartbeat}, locked page ${page} statements`);
+    expect(login).toBe(3);
+    expect(heartbeat).toBeLessThanOrEqual(HEARTBEAT_CEILING);
+    expect(page).toBeLessThanOrEqual(PAGE_CEILING);
+  });
+});

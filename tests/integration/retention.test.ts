@@ -1,0 +1,89 @@
+/**
+ * Retention (src/server/maintenance/retention.ts) with a clock the test moves: unfinished scans
+ * after 30 days, deleted chapters and subsections 7 days after their restore window, photos no
+ * subsection names 7 days after upload; everything still wanted stays.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, inArray } from "../../src/server/db/orm.ts";
+import { assessmentSessions, chapters, subsections } from "../../src/server/db/schema.ts";
+import { runRetention } from "../../src/server/maintenance/retention.ts";
+import { localPhotoStore } from "../../src/server/uploads/photo-store.ts";
+import { databaseTargets, type TestDatabase } from "../support/databases.ts";
+
+const DAY = 24 * 3600 * 1000;
+const policy = { unfinishedScanDays: 30, deletedContentDays: 7, unusedPhotoDays: 7 };
+
+describe.each(databaseTargets())("retention on $name", (target) => {
+  let database: TestDatabase;
+  const photoDir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-retention-"));
+  const store = localPhotoStore(photoDir);
+
+  beforeAll(async () => {
+    database = await target.open();
+  });
+  afterAll(async () => {
+    await database?.dispose();
+    fs.rmSync(photoDir, { recursive: true, force: true });
+  });
+
+  it("removes what nobody needs any more, and only that", async () => {
+    const { db } = database;
+    const now = new Date("2027-03-01T12:00:00Z");
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
+
+    const scans = await db
+      .insert(assessmentSessions)
+      .values([
+        { startedAt: at(31) },
+        { startedAt: at(29) },
+        { startedAt: at(90), completed: "true", completedAt: at(90), name: "Kept", email: "kept@example.com", score: 40 },
+      ])
+      .returning({ id: assessmentSessions.id });
+
+    const [gone, restorable, live] = await db
+      .insert(chapters)
+      .values([
+        { slug: "retention-gone", title: "Gone", content: "x", order: 90, level: "Operator", deletedAt: at(8.5) },
+        { slug: "retention-restorable", title: "Restorable", content: "x", order: 91, level: "Operator", deletedAt: at(0.5) },
+        { slug: "retention-live", title: "Live", content: "x", order: 92, level: "Operator" },
+      ])
+      .returning({ id: chapters.id });
+    const parts = await db
+      .insert(subsections)
+      .values([
+        { chapterId: live!.id, slug: "old-deleted", title: "Old", content: "x", order: 0, deletedAt: at(9), photo: "/uploads/" + "a".repeat(32) + ".jpg" },
+        { chapterId: live!.id, slug: "just-deleted", title: "New", content: "x", order: 1, deletedAt: at(2), photo: "/uploads/" + "b".repeat(32) + ".jpg" },
+        { chapterId: live!.id, slug: "live-part", title: "Live", content: "x", order: 2, photo: "/uploads/" + "c".repeat(32) + ".jpg" },
+      ])
+      .returning({ id: subsections.id });
+
+    // Photos: one a live subsection uses, one a restorable deleted one uses, one nobody uses (old),
+    // one nobody uses yet (just uploaded), and the one only a purged subsection used.
+    const photo = async (name: string, daysAgo: number) => {
+      await store.put(name, new Uint8Array([1, 2, 3]));
+      fs.utimesSync(path.join(photoDir, name), at(daysAgo), at(daysAgo));
+    };
+    await photo("c".repeat(32) + ".jpg", 40);
+    await photo("b".repeat(32) + ".jpg", 40);
+    await photo("d".repeat(32) + ".jpg", 8);
+    await photo("e".repeat(32) + ".jpg", 1);
+    await photo("a".repeat(32) + ".jpg", 40);
+
+    const report = await runRetention(db, { now, policy, store });
+    expect(report).toMatchObject({ unfinishedScans: 1, chapters: 1, subsections: 1, photos: 2 });
+
+    const keptScans = await db.select({ id: assessmentSessions.id }).from(assessmentSessions).where(inArray(assessmentSessions.id, scans.map((s) => s.id)));
+    expect(keptScans.map((s) => s.id).sort()).toEqual([scans[1]!.id, scans[2]!.id].sort());
+    const keptChapters = await db.select({ id: chapters.id }).from(chapters).where(inArray(chapters.id, [gone!.id, restorable!.id, live!.id]));
+    expect(keptChapters.map((c) => c.id).sort()).toEqual([restorable!.id, live!.id].sort());
+    const keptParts = await db.select({ id: subsections.id }).from(subsections).where(eq(subsections.chapterId, live!.id));
+    expect(keptParts.map((p) => p.id).sort()).toEqual([parts[1]!.id, parts[2]!.id].sort());
+    expect((await store.list()).map((p) => p.name).sort()).toEqual(["b".repeat(32) + ".jpg", "c".repeat(32) + ".jpg", "e".repeat(32) + ".jpg"]);
+
+    // A second run finds nothing more to do.
+    expect(await runRetention(db, { now, policy, store })).toMatchObject({ unfinishedScans: 0, chapters: 0, subsections: 0, photos: 0 });
+  });
+});
