@@ -3,7 +3,7 @@ import { defineConfig } from "astro/config";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 
-// The site is fully static: Operator chapters and public pages are prerendered from a content
+// The site is fully static: the public pages and the chapter shell are prerendered from a content
 // snapshot (see src/server/build/). Everything dynamic lives in netlify/functions.
 export default defineConfig({
   site: process.env.SITE_URL || "http://localhost:4321",
@@ -12,6 +12,10 @@ export default defineConfig({
   // Each build gets its own cache, so a server rebuilding and a test build never share one.
   cacheDir: process.env.ASTRO_CACHE_DIR || "./node_modules/.astro",
   trailingSlash: "never",
+  // Astro's HTML compression drops the line break between a word and an inline link ("See the
+  // <a>disclaimer</a>" became "See the<a>..."; withastro/compiler#852, #999, open). Pages are
+  // served gzip or brotli, which takes the whitespace down to a few bytes anyway.
+  compressHTML: false,
   build: { format: "file" },
   integrations: [react()],
   // Astro hashes every script it emits (hydration, bundles, is:inline) into a <meta> CSP, so

@@ -7,6 +7,8 @@
  *   - build time for the seed book and for 1,000 chapters of 5 subsections
  *   - edit-to-live time for an Operator chapter; the server's peak memory under load
  *   - the scan under load (bench/scan-load.ts: scans/s, p50/p99, lost or duplicated answers)
+ *   - each function as Netlify packs it: zip size and cold import time (bench/functions.ts)
+ *   - the exposure window: a chapter moved out of Operator, until the public page stops serving it
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a scratch database is made and dropped).
  * BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 20) set the load.
  */
@@ -22,7 +24,8 @@ import { hashPassword } from "../src/server/auth/password.ts";
 import { adminAccounts } from "../src/server/db/schema.ts";
 import { issueAccessCode } from "../src/server/repositories/access-codes.ts";
 import { createScratchDatabase } from "../tests/support/databases.ts";
-import { pageWeight } from "../tests/support/page-weight.ts";
+import { pageWeight, pageWeightOf } from "../tests/support/page-weight.ts";
+import { functionFigures } from "./functions.ts";
 import { lighthouseRun } from "./lib/lighthouse.ts";
 import { compare, CONNECTIONS, DURATION_S, type LoadCase } from "./lib/load.ts";
 import { startProduct, type ProductServer as Child } from "../tests/support/product-server.ts";
@@ -99,6 +102,33 @@ async function editToLive(server: Child): Promise<number | null> {
   return null;
 }
 
+/** Moves a cached Operator chapter to Mastermind: ms from the save's answer until the public page stops serving it. */
+async function exposureWindow(server: Child): Promise<number | null> {
+  const admin = await fetch(`${server.url}/api/admin/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+  if (admin.status !== 200) return null;
+  const cookie = await cookieFrom(admin);
+  const all = (await (await fetch(`${server.url}/api/admin/chapters`, { headers: { cookie } })).json()) as Array<Record<string, unknown>>;
+  const chapter = all.filter((c) => c.level === "Operator")[1]!;
+  for (let i = 0; i < 2; i++) await (await fetch(`${server.url}/${chapter.slug}`)).arrayBuffer(); // cached
+  const move = (level: string) =>
+    fetch(`${server.url}/api/admin/chapters/${chapter.id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ slug: chapter.slug, title: chapter.title, content: chapter.content, readingTime: chapter.readingTime, order: chapter.order, level }),
+    });
+  if ((await move("Mastermind")).status !== 200) return null;
+  const saved = performance.now();
+  let window: number | null = null;
+  for (let i = 0; i < 600 && window === null; i++) {
+    const page = await fetch(`${server.url}/${chapter.slug}`, { redirect: "manual" });
+    await page.arrayBuffer();
+    if (page.status === 302) window = Math.round(performance.now() - saved);
+    else await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await move("Operator");
+  return window;
+}
+
 async function bookOf(chapterCount: number, partsEach: number) {
   const handle = await openDatabase({ driver: "pglite", dataDir: null });
   await handle.migrate();
@@ -114,6 +144,10 @@ async function bookOf(chapterCount: number, partsEach: number) {
 }
 
 try {
+  // The functions, packed as Netlify packs them.
+  results.functions = await functionFigures();
+  console.table(results.functions);
+
   // Builds.
   const seedBook = await openDatabase({ driver: "pglite", dataDir: null });
   await seedBook.migrate();
@@ -134,7 +168,8 @@ try {
   const list = (await (await fetch(`${embedded.server.url}/api/chapters`)).json()) as Array<{ slug: string; level: string }>;
   const first = list.find((c) => c.level === "Operator")!;
   const weights: Record<string, unknown> = {};
-  for (const [name, file] of [["chapter", `${first.slug}.html`], ["/apply", "apply.html"], ["/assessment", "assessment.html"], ["/admin", "admin.html"]] as const) {
+  weights.chapter = pageWeightOf(embedded.siteDir, await (await fetch(`${embedded.server.url}/${first.slug}`)).text());
+  for (const [name, file] of [["/apply", "apply.html"], ["/assessment", "assessment.html"], ["/admin", "admin.html"]] as const) {
     if (fs.existsSync(path.join(embedded.siteDir, file))) weights[name] = pageWeight(embedded.siteDir, file);
   }
   results.pageWeight = weights;
@@ -148,6 +183,7 @@ try {
   for (const c of await loadCases(embedded.server, embedded.code)) loads[`pglite: ${c.name}`] = await compare(c);
   const peakPglite = embedded.server.peakMemoryMiB();
   const editPglite = await editToLive(embedded.server);
+  const exposurePglite = await exposureWindow(embedded.server);
   await embedded.server.stop();
 
   // The product on PostgreSQL.
@@ -169,9 +205,11 @@ try {
   results.load = loads;
   console.table(loads);
   results.editToLiveMs = editPglite;
+  results.exposureWindowMs = exposurePglite;
   results.peakMemoryMiB = { pglite: peakPglite, postgres: peakPg };
   results.coldStartSeconds = embedded.startSeconds;
   log(`Edit to live (Operator chapter, embedded database): ${editPglite ?? "n/a"} ms`);
+  log(`Exposure window (Operator chapter moved to Mastermind, until the public page redirects): ${exposurePglite ?? "n/a"} ms`);
   log(`Peak server memory under load: ${peakPglite} MiB (PGlite), ${peakPg ?? "n/a"} MiB (PostgreSQL)`);
   log(`Cold start (migrate, seed, build, listen): ${embedded.startSeconds} s`);
 

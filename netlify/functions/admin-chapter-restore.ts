@@ -1,6 +1,7 @@
-import type { Config, Context } from "@netlify/functions";
+import type { Config } from "@netlify/functions";
+import { serve } from "../../src/server/runtime/serve.ts";
 import { adminChapterRestore } from "../../src/server/api/admin/chapters.ts";
 
-export default (request: Request, context: Context) => adminChapterRestore(request, context.params.id ?? "");
+export default serve((request, context) => adminChapterRestore(request, context.params.id ?? ""));
 
 export const config: Config = { path: "/api/admin/chapters/:id/restore" };

@@ -1,7 +1,7 @@
-import type { Config, Context } from "@netlify/functions";
+import type { Config } from "@netlify/functions";
+import { serve } from "../../src/server/runtime/serve.ts";
 import { chapterSubsections } from "../../src/server/api/chapters.ts";
 
-export default (request: Request, context: Context) =>
-  chapterSubsections(request, context.params.chapterId ?? "");
+export default serve((request, context) => chapterSubsections(request, context.params.chapterId ?? ""));
 
 export const config: Config = { path: "/api/chapters/:chapterId/subsections" };

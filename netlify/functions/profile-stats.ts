@@ -1,6 +1,7 @@
 import type { Config } from "@netlify/functions";
+import { serve } from "../../src/server/runtime/serve.ts";
 import { profileStats } from "../../src/server/api/reading.ts";
 
-export default (request: Request) => profileStats(request);
+export default serve((request) => profileStats(request));
 
 export const config: Config = { path: "/api/profile/stats" };

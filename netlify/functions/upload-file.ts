@@ -1,6 +1,7 @@
-import type { Config, Context } from "@netlify/functions";
-import { servePhoto } from "../../src/server/api/admin/upload.ts";
+import type { Config } from "@netlify/functions";
+import { serve } from "../../src/server/runtime/serve.ts";
+import { servePhoto } from "../../src/server/api/photos.ts";
 
-export default (request: Request, context: Context) => servePhoto(request, context.params.name ?? "");
+export default serve((request, context) => servePhoto(request, context.params.name ?? ""));
 
 export const config: Config = { path: "/uploads/:name" };

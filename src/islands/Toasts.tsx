@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore, type PointerEvent } from "react";
 import toast, { useToaster, type Toast } from "react-hot-toast";
-import { noticeFor } from "../lib/notify.ts";
+import { noticeFor, showPendingNotice } from "../lib/notify.ts";
 
 const SWIPE_THRESHOLD_PX = 50;
 
@@ -31,6 +31,7 @@ export default function Toasts() {
       }
     };
     window.addEventListener("keydown", onKey);
+    showPendingNotice();
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 

@@ -1,8 +1,8 @@
 /**
  * The body of a chapter page: its content, then its subsections by order (two-digit number,
- * title, optional photo of at most 300 px, content). One function for both ways a chapter reaches
- * the reader: prerendered at build time (ChapterView) and rendered by the server at request time
- * (locked chapters, chapters newer than the last build), so both look exactly alike.
+ * title, optional photo of at most 300 px, content). The server renders every chapter page with
+ * it, into the Astro-built chapter shell (src/server/pages/chapter-page.ts); ChapterView renders
+ * the shell's placeholder with it too, so the server finds exactly what to replace.
  */
 import { escapeHtml } from "./html.ts";
 import { renderMarkup, type RenderOptions } from "./markup.ts";
@@ -22,7 +22,7 @@ export interface ChapterBody {
   subsections: readonly BodySubsection[];
 }
 
-/** A chapter as a reader page shows it (prerendered from the snapshot, or rendered by the server). */
+/** A chapter as a reader page shows it. */
 export interface BookChapter {
   id: number;
   slug: string;
@@ -57,4 +57,47 @@ export function renderChapterBody(chapter: ChapterBody, options: RenderOptions):
     );
   });
   return `<div class="chapter-content">${renderMarkup(chapter.content, options)}</div>${sections.join("")}`;
+}
+
+/** A chapter a pager link leads to. */
+export interface PagerLink {
+  slug: string;
+  title: string;
+}
+
+/**
+ * Previous and Next within the chapter's level (SPEC.md section 2), as plain links: they work
+ * without JavaScript, and the reader's keys follow them (`rel="prev"` / `rel="next"`).
+ */
+export function renderChapterPager(previous: PagerLink | undefined, next: PagerLink | undefined): string {
+  const link = (target: PagerLink | undefined, rel: "prev" | "next") => {
+    if (!target) return "<div></div>";
+    const [label, testId, align] = rel === "prev" ? ["Previous", "previous", "text-left"] : ["Next", "next", "text-right"];
+    return (
+      `<div><a href="/${escapeHtml(target.slug)}" rel="${rel}" class="group block ${align}" data-testid="${testId}">` +
+      `<span class="block text-xs tracking-widest text-[var(--color-muted)] uppercase">${label}</span>` +
+      `<span class="mt-1 block group-hover:underline">${escapeHtml(target.title)}</span></a></div>`
+    );
+  };
+  return (
+    `<nav aria-label="Chapter navigation" class="mt-16 grid grid-cols-2 gap-4 border-t border-[var(--color-line)] pt-8">` +
+    `${link(previous, "prev")}${link(next, "next")}</nav>`
+  );
+}
+
+/** The chapters before and after `slug` in its level's reading order. */
+export function neighbours<T extends { slug: string }>(list: readonly T[], slug: string): { previous?: T; next?: T } {
+  const index = list.findIndex((c) => c.slug === slug);
+  if (index < 0) return {};
+  return { previous: list[index - 1], next: list[index + 1] };
+}
+
+/** A chapter's meta description: its opening words as plain text, cut at a word near 155 characters. */
+export function chapterDescription(content: string): string {
+  const text = content
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[#>*_-]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length <= 155 ? text : `${text.slice(0, 155).replace(/\s\S*$/, "")}…`;
 }

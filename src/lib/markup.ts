@@ -12,7 +12,8 @@
  * `assessment` (goes to /assessment). It renders as a button-styled link, so it works without
  * JavaScript.
  */
-import MarkdownIt, { type Token } from "markdown-it";
+// By path, not by package name: see src/server/db/orm.ts (bundled into functions, not copied whole).
+import MarkdownIt, { type Token } from "../../node_modules/markdown-it/dist/markdown-it.mjs";
 
 export const CTA_ACTIONS = ["schedule", "transform", "assessment"] as const;
 export type CtaAction = (typeof CTA_ACTIONS)[number];

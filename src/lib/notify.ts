@@ -37,3 +37,30 @@ export function notify(notice: Notice, id?: string): string {
 export function dismiss(id?: string): void {
   toast.dismiss(id);
 }
+
+const PENDING_KEY = "pendingNotice";
+
+/**
+ * Shows `notice` on the next page this tab opens: for an action that leads to another page at
+ * once (logging out of /profile), whose toast would otherwise go with the page it was raised on.
+ */
+export function notifyOnNextPage(notice: Notice): void {
+  try {
+    sessionStorage.setItem(PENDING_KEY, JSON.stringify(notice));
+  } catch {
+    // storage unavailable: the next page shows nothing
+  }
+}
+
+/** Shows the notice an earlier page left for this one, if any (the Toasts island, once awake). */
+export function showPendingNotice(): void {
+  let notice: Notice | null = null;
+  try {
+    const raw = sessionStorage.getItem(PENDING_KEY);
+    sessionStorage.removeItem(PENDING_KEY);
+    notice = raw ? (JSON.parse(raw) as Notice) : null;
+  } catch {
+    notice = null;
+  }
+  if (notice && typeof notice.title === "string") notify(notice);
+}

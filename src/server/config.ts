@@ -1,9 +1,21 @@
 /**
  * Configuration, read from the environment and validated once. A bad value fails at start with the
  * variable named and what to do about it. Every variable is listed in README.md.
+ *
+ * Where we run is read from what each platform itself provides, never from build-only variables:
+ * - Netlify's Functions runtime (v2) defines a global `Netlify` (`Netlify.env`, `Netlify.context`)
+ *   before any function code runs. Functions see only the variables set in the Netlify UI with the
+ *   Functions scope and a few read-only ones (URL, SITE_ID, SITE_NAME); NETLIFY, CONTEXT and
+ *   netlify.toml's [build.environment] exist during the build only.
+ * - Netlify's build sets NETLIFY=true and CONTEXT (production, deploy-preview, branch-deploy...).
+ * - Anything else is the local host, a CLI or a test.
+ * On Netlify nothing falls back to local things: no embedded database, no local disk, no secret
+ * made up on the spot. A missing setting is an error naming the variable.
  */
 import path from "node:path";
-import { z } from "zod";
+import { z } from "../lib/zod.ts";
+
+export type Platform = "local" | "netlify-build" | "netlify-functions";
 
 const optionalText = z
   .string()
@@ -23,8 +35,10 @@ const schema = z.object({
   SITE_DIR: optionalText,
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().trim().min(1).default("127.0.0.1"),
-  NETLIFY: optionalText,
+  CONTEXT: optionalText,
   SITE_URL: optionalText.pipe(z.url("must be a URL such as https://example.com").optional()),
+  // Netlify's read-only variable: the site's main address (build and functions).
+  URL: optionalText.pipe(z.url().optional()).catch(undefined),
   SESSION_SECRET: optionalText.pipe(
     z
       .string()
@@ -33,9 +47,22 @@ const schema = z.object({
   ),
   COOKIE_SECURE: optionalText.pipe(z.enum(["true", "false"]).optional()),
   BUILD_HOOK_URL: optionalText.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL (a Netlify build hook)" }).optional()),
+  RETENTION_UNFINISHED_SCAN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_DELETED_CONTENT_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+  RETENTION_UNUSED_PHOTO_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  TRUSTED_PROXY: optionalText.pipe(
+    z
+      .string()
+      .transform((value) => value.split(",").map((one) => one.trim()).filter(Boolean))
+      .pipe(z.array(z.ipv4().or(z.ipv6()), { error: "must be the proxy's IP address (or several, comma-separated)" }))
+      .optional(),
+  ),
 });
 
 export type Config = {
+  platform: Platform;
+  /** The deploy context: Netlify's CONTEXT at build, the request's deploy in a function; undefined locally. */
+  deployContext: string | undefined;
   databaseUrl: string | undefined;
   driver: "pglite" | "pg" | "neon";
   dataDir: string;
@@ -43,18 +70,43 @@ export type Config = {
   siteDir: string | undefined;
   port: number;
   host: string;
+  /** The public address (SITE_URL, or Netlify's URL), if known. */
+  siteUrl: string | undefined;
   /** The signing secret for session tokens; when unset locally, one is made and kept in DATA_DIR. */
   sessionSecret: string | undefined;
   /** Whether cookies are Secure (and __Host- prefixed): on Netlify or an https SITE_URL by default. */
   secureCookies: boolean;
-  /** Running on Netlify (production-like: a session secret is required). */
-  onNetlify: boolean;
   /** Netlify build hook that republishes the static pages after content changes (Netlify only). */
   buildHookUrl: string | undefined;
+  /** Local host only: proxies whose X-Forwarded-For names the client (TRUSTED_PROXY). */
+  trustedProxies: string[];
+  /** How long what nobody needs any more is kept (src/server/maintenance/retention.ts). */
+  retention: { unfinishedScanDays: number; deletedContentDays: number; unusedPhotoDays: number };
 };
 
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+interface NetlifyGlobal {
+  env: { toObject(): Record<string, string> };
+}
+
+/** The `Netlify` global of Netlify's Functions runtime, when this code runs there. */
+function netlifyGlobal(): NetlifyGlobal | undefined {
+  const candidate = (globalThis as { Netlify?: NetlifyGlobal }).Netlify;
+  return candidate && typeof candidate.env?.toObject === "function" ? candidate : undefined;
+}
+
+/** Where this code runs (see the top of this file). */
+export function currentPlatform(env: Record<string, string | undefined> = process.env): Platform {
+  if (netlifyGlobal()) return "netlify-functions";
+  return env.NETLIFY === "true" ? "netlify-build" : "local";
+}
+
+/** The environment this platform gives the code: `Netlify.env` in a function, process.env elsewhere. */
+export function platformEnv(): Record<string, string | undefined> {
+  return netlifyGlobal()?.env.toObject() ?? process.env;
 }
 
 /** Which driver a URL calls for: none means the embedded PGlite, a Neon host means the Neon driver. */
@@ -64,7 +116,14 @@ export function driverFor(url: string | undefined, forced?: Config["driver"]): C
   return new URL(url).hostname.endsWith(".neon.tech") ? "neon" : "pg";
 }
 
-export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+const WHERE_TO_SET =
+  "Set it in the Netlify UI (Site configuration > Environment variables) with the Functions scope; variables in netlify.toml never reach functions.";
+
+export function readConfig(
+  env: Record<string, string | undefined> = platformEnv(),
+  platform: Platform = currentPlatform(env),
+  deployContext?: string,
+): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -77,41 +136,70 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (driver !== "pglite" && !values.DATABASE_URL) {
     throw new ConfigError(`Configuration: DATABASE_DRIVER=${driver} needs DATABASE_URL to be set.`);
   }
-  if (driver === "pglite" && values.NETLIFY) {
+  const onNetlify = platform !== "local";
+  const context = platform === "netlify-build" ? values.CONTEXT : deployContext;
+  if (onNetlify && driver === "pglite") {
     throw new ConfigError(
-      "Configuration: DATABASE_URL is not set. On Netlify the site needs a PostgreSQL (Neon) database: set DATABASE_URL in the site's environment variables.",
+      `Configuration: DATABASE_URL is not set. On Netlify the site needs a PostgreSQL (Neon) database, never the embedded one: set DATABASE_URL to its pooled connection string. ${WHERE_TO_SET}`,
     );
   }
-  if (values.NETLIFY && !values.SESSION_SECRET) {
+  if (platform === "netlify-functions" && !values.SESSION_SECRET) {
     throw new ConfigError(
-      "Configuration: SESSION_SECRET is not set. On Netlify set it to at least 32 random bytes (openssl rand -base64 48) in the site's environment variables.",
+      `Configuration: SESSION_SECRET is not set. On Netlify set it to at least 32 random bytes (openssl rand -base64 48). ${WHERE_TO_SET}`,
     );
   }
+  if (platform === "netlify-functions" && context === "production" && !values.BUILD_HOOK_URL) {
+    throw new ConfigError(
+      `Configuration: BUILD_HOOK_URL is not set, so content changes could not republish the static pages. Create a build hook (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL to its URL. ${WHERE_TO_SET}`,
+    );
+  }
+  const siteUrl = values.SITE_URL ?? (onNetlify ? values.URL : undefined);
   return {
+    platform,
+    deployContext: context,
     databaseUrl: values.DATABASE_URL,
     driver,
     dataDir: path.resolve(values.DATA_DIR),
     siteDir: values.SITE_DIR ? path.resolve(values.SITE_DIR) : undefined,
     port: values.PORT,
     host: values.HOST,
+    siteUrl,
     sessionSecret: values.SESSION_SECRET,
-    secureCookies: values.COOKIE_SECURE
-      ? values.COOKIE_SECURE === "true"
-      : Boolean(values.NETLIFY) || (values.SITE_URL?.startsWith("https://") ?? false),
-    onNetlify: Boolean(values.NETLIFY),
+    secureCookies: values.COOKIE_SECURE ? values.COOKIE_SECURE === "true" : onNetlify || (siteUrl?.startsWith("https://") ?? false),
     buildHookUrl: values.BUILD_HOOK_URL,
+    trustedProxies: values.TRUSTED_PROXY ?? [],
+    retention: {
+      unfinishedScanDays: values.RETENTION_UNFINISHED_SCAN_DAYS,
+      deletedContentDays: values.RETENTION_DELETED_CONTENT_DAYS,
+      unusedPhotoDays: values.RETENTION_UNUSED_PHOTO_DAYS,
+    },
   };
 }
 
 let cached: Config | undefined;
+let override: Config | undefined;
 
-/** The process's configuration, read on first use. */
+/**
+ * The configuration in force: the one a test installed, or the platform's, read on first use
+ * (in a Netlify Function, per deploy context: see src/server/runtime/serve.ts).
+ */
 export function config(): Config {
+  if (override) return override;
   cached ??= readConfig();
   return cached;
 }
 
-/** Replaces the process's configuration (tests). */
-export function useConfig(next: Config): void {
-  cached = next;
+/** Reads and keeps the configuration of a Netlify Function serving `deployContext`. */
+export function loadFunctionConfig(deployContext: string | undefined): Config {
+  if (override) return override;
+  if (!cached || cached.deployContext !== deployContext) {
+    cached = readConfig(platformEnv(), "netlify-functions", deployContext);
+  }
+  return cached;
+}
+
+/** Replaces the process's configuration (tests); `undefined` goes back to the environment's. */
+export function useConfig(next: Config | undefined): void {
+  override = next;
+  cached = undefined;
 }

@@ -7,7 +7,7 @@
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
 import { isLevel, type Level } from "../lib/levels.ts";
-import { notify } from "../lib/notify.ts";
+import { notify, notifyOnNextPage } from "../lib/notify.ts";
 
 export interface AuthState {
   isAuthenticated: boolean;
@@ -92,12 +92,19 @@ export async function login(code: string, password: string): Promise<boolean> {
   }
 }
 
-/** Logs out on the server and here; toasts the outcome. */
-export async function logout(): Promise<void> {
+/**
+ * Logs out on the server and here; toasts the outcome. With `next`, goes there once logged out,
+ * and the toast shows on that page.
+ */
+export async function logout({ next }: { next?: string } = {}): Promise<void> {
   try {
     await apiRequest("POST", "/api/auth/logout");
+    const notice = { title: "System Exit", description: "You have been logged out" };
+    // Left for the next page first: a page that reacts to the signed-out state may leave at once.
+    if (next) notifyOnNextPage(notice);
     set(signedOut);
-    notify({ title: "System Exit", description: "You have been logged out" });
+    if (next) window.location.assign(next);
+    else notify(notice);
   } catch {
     notify({ title: "Logout failed", variant: "destructive" });
   }

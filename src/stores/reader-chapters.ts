@@ -2,8 +2,9 @@
  * The reader's chapter list (SPEC.md sections 2, 4 and 9): GET /api/chapters, cached for 15
  * minutes in sessionStorage, filtered to the selected level and to what the reader may access.
  *
- * Pages carry the chapter list they were built with (`builtChapters`), so the rail, the drawer and
- * Previous/Next render complete HTML before any script runs; the fresh list then replaces it.
+ * Pages carry the chapter list they were built with (`builtChapters`), so the rail and the drawer
+ * render complete HTML before any script runs; the fresh list then replaces it. (Previous/Next
+ * are rendered by the server within the chapter's level: src/lib/chapter-body.ts.)
  * The current chapter is a store too: static pages set it from `data-chapter-slug`, and a reader
  * that fetches a chapter at run time calls `setCurrentChapter(slug)`.
  */
@@ -42,7 +43,7 @@ export function chaptersFor(chapters: readonly ChapterEntry[], level: Level, hel
     .sort((a, b) => a.order - b.order || a.id - b.id);
 }
 
-/** The selected level's chapters, as the rail, the drawer and Previous/Next show them. */
+/** The selected level's chapters, as the rail and the drawer show them. */
 export const $levelChapters = computed([$chapterList, $selectedLevel, $auth], (list, level, auth) =>
   chaptersFor(list.chapters, level, auth.isAuthenticated ? auth.accessLevel : null),
 );
@@ -53,7 +54,7 @@ export const BUILT_CHAPTERS_ID = "built-chapters";
 let built: ChapterEntry[] | undefined;
 
 /**
- * The chapter list the page was built with, which the navigator and Previous/Next render before
+ * The chapter list the page was built with, which the navigator renders before
  * the fresh list arrives. On the server it is what the layout gave `provideBuiltChapters` before
  * the islands render; in the browser, the page's data block. One copy per page, where island
  * props would carry one per island.

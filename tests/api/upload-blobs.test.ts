@@ -30,7 +30,7 @@ describe("photos in Netlify Blobs", () => {
     process.env.NETLIFY_BLOBS_CONTEXT = Buffer.from(
       JSON.stringify({ siteID: "test-site", token, edgeURL: `http://127.0.0.1:${port}`, uncachedEdgeURL: `http://127.0.0.1:${port}` }),
     ).toString("base64");
-    useConfig({ ...previous, onNetlify: true, dataDir: localDir });
+    useConfig({ ...previous, platform: "netlify-functions", dataDir: localDir, sessionSecret: "a-session-secret-for-the-blobs-test-0123456789" });
     database = await databaseTargets()[0]!.open();
     api = await apiClient(database);
     ({ cookie } = await adminLogin(api, database.db));

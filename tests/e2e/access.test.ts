@@ -161,6 +161,13 @@ test("/profile: redirects without a session; shows the level, tiers and account 
   await page.getByRole("button", { name: "Exit System" }).click();
   await expect(page).toHaveURL(/\/resume$/);
   await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
+  // The logout's toast comes along to /resume, as a logout on /resume shows it; once only.
+  await expect(page.getByText("System Exit")).toBeVisible();
+  await expect(page.getByText("You have been logged out")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page.getByText("System Exit")).toHaveCount(0);
   const session = (await (await page.request.get("/api/auth/session")).json()) as { authenticated: boolean };
   expect(session.authenticated).toBe(false);
 });

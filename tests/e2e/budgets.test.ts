@@ -7,7 +7,7 @@
 import { expect, test } from "./page-test.ts";
 import fs from "node:fs";
 import path from "node:path";
-import { pageWeight } from "../support/page-weight.ts";
+import { pageWeightOf } from "../support/page-weight.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 import { E2E_DATA_DIR, projectRoot } from "./server.ts";
 
@@ -15,9 +15,8 @@ const KB = 1024;
 const siteDir = path.join(E2E_DATA_DIR, "site");
 test("a seed chapter page stays within its byte budgets (gzip)", async ({ request }) => {
   const [first] = await operatorChapters(request);
-  const file = `${first!.slug}.html`;
-  const html = fs.readFileSync(path.join(siteDir, file), "utf8");
-  const figures = pageWeight(siteDir, file);
+  const html = await (await request.get(`/${first!.slug}`)).text();
+  const figures = pageWeightOf(siteDir, html);
   console.log(`Chapter page (gzip bytes): HTML ${figures.html}, CSS ${figures.css} (${figures.cssFiles} files), JS ${figures.js} (${figures.jsFiles} files)`);
   expect(figures.jsFiles).toBeGreaterThan(0);
   expect(figures.html).toBeLessThanOrEqual(30 * KB);

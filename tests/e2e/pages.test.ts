@@ -163,13 +163,40 @@ test("the footer links every static page, and every page has the shared header",
   await expect(page.getByTestId("menu-toggle")).toBeVisible();
 });
 
-for (const path of ["/no-such-page", "/deep/unknown/path", "/not-a-chapter"]) {
+for (const path of ["/deep/unknown/path", "/no.such.page", "/assets/missing.css", "/chapter-shell", "/chapter-not-found"]) {
   test(`an unknown address (${path}) answers 404 with '404 Page Not Found'`, async ({ page }) => {
     const response = await page.goto(path);
     expect(response!.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "404 Page Not Found" })).toBeVisible();
   });
 }
+
+for (const path of ["/no-such-page", "/not-a-chapter"]) {
+  test(`a chapter address with no chapter (${path}) answers 404 with 'Chapter not found'`, async ({ page }) => {
+    const response = await page.goto(path);
+    expect(response!.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Chapter not found" })).toBeVisible();
+    await expect(page.getByText("The requested chapter could not be found.")).toBeVisible();
+  });
+}
+
+test("no text page glues a word to a link: the space before and after each inline link is kept", async ({ page, request }) => {
+  const [first] = await operatorChapters(request);
+  for (const path of ["/about", "/terms-of-service", "/privacy-policy", "/disclaimer", "/in-person", "/apply", `/${first!.slug}`]) {
+    await page.goto(path);
+    const glued = await page.locator("main").evaluate((main) =>
+      [...main.querySelectorAll("p a, li a")].flatMap((link) => {
+        const before = link.previousSibling?.textContent ?? "";
+        const after = link.nextSibling?.textContent ?? "";
+        const problems: string[] = [];
+        if (/[\p{L}\p{N}]$/u.test(before)) problems.push(`"…${before.slice(-12)}|${link.textContent}"`);
+        if (/^[\p{L}\p{N}]/u.test(after)) problems.push(`"${link.textContent}|${after.slice(0, 12)}…"`);
+        return problems;
+      }),
+    );
+    expect(glued, path).toEqual([]);
+  }
+});
 
 test("every public page has a title, description, canonical URL and Open Graph tags", async ({ page, request }) => {
   const [first] = await operatorChapters(request);

@@ -47,8 +47,14 @@ test("the progress bar follows the scroll from 0 to 100 and the chapter title st
   await page.evaluate(() => window.scrollTo(0, (document.documentElement.scrollHeight - innerHeight) / 2));
   await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow"))).toBeGreaterThan(30);
   await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow"))).toBeLessThan(70);
+  // What a reader sees: the bar's drawn width follows the value.
+  const drawn = () =>
+    page.locator("#reading-progress [data-bar]").evaluate((el) => el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width);
+  await expect.poll(drawn).toBeGreaterThan(0.3);
+  await expect.poll(drawn).toBeLessThan(0.7);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect(bar).toHaveAttribute("aria-valuenow", "100");
+  await expect.poll(drawn).toBeCloseTo(1, 2);
   const title = page.getByRole("heading", { level: 1 });
   const box = await title.boundingBox();
   expect(box!.y).toBeGreaterThanOrEqual(0);

@@ -21,8 +21,11 @@ function run(tool: "codes" | "admin", args: string[], env: Record<string, string
 
 describe("npm run codes", () => {
   it("issues a code with a generated login and a strong password, as JSON", () => {
-    const { status, stdout } = run("codes", ["create", "--level", "Architect", "--json"]);
+    const { status, stdout, stderr } = run("codes", ["create", "--level", "Architect", "--json"]);
     expect(status).toBe(0);
+    // The first run makes the database: it says so, naming the folder (the server's DATA_DIR may differ).
+    expect(stderr).toContain(`${dataDir} holds no database yet`);
+    expect(run("codes", ["list"]).stderr).not.toContain("holds no database yet");
     const code = JSON.parse(stdout) as { login: string; password: string; level: string };
     expect(code.level).toBe("Architect");
     expect(code.login).toMatch(/^Architect\d{4,6}$/);

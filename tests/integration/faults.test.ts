@@ -1,6 +1,7 @@
 /**
  * Faults, against the real server process on PostgreSQL (reached through a proxy the test can
- * cut): with the database gone the API answers 503 JSON while static pages keep being served, and
+ * cut): with the database gone the API answers 503 JSON while static pages and cached chapter pages
+ * keep being served, and
  * the server recovers by itself; a server killed in the middle of an admin write leaves no
  * half-written rows.
  */
@@ -64,10 +65,12 @@ describe.skipIf(!baseUrl)("faults", () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("answers 503 JSON while the database is down, keeps serving static pages, and recovers by itself", async () => {
+  it("answers 503 JSON while the database is down, keeps serving static and cached pages, and recovers by itself", async () => {
     const { url } = server!;
     const [chapter] = await listChapters(direct.db, ["Operator"]);
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    // A reader's visit puts the Operator chapter in the CDN's cache (as on Netlify).
+    expect((await fetch(`${url}/${chapter!.slug}`)).status).toBe(200);
 
     await proxy.cut();
     for (const pathname of ["/api/health", "/api/chapters", `/api/chapters/${chapter!.slug}`]) {
@@ -77,7 +80,9 @@ describe.skipIf(!baseUrl)("faults", () => {
     }
     const page = await fetch(`${url}/${chapter!.slug}`);
     expect(page.status).toBe(200);
+    expect(page.headers.get("cache-status")).toContain("hit");
     expect(await page.text()).toContain(chapter!.title);
+    expect((await fetch(`${url}/apply`)).status).toBe(200);
 
     await proxy.restore();
     let status = 0;

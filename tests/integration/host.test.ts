@@ -27,7 +27,7 @@ describe("npm start", () => {
     expect(list.length).toBeGreaterThanOrEqual(9);
     const page = await fetch(`${first.url}/${list[0]!.slug}`);
     expect(await page.text()).toContain(list[0]!.title);
-    const missing = await fetch(`${first.url}/no-such-page`);
+    const missing = await fetch(`${first.url}/no/such-page`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain("404 Page Not Found");
 

@@ -10,6 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canAccess, type Level } from "../../src/lib/levels.ts";
 import { buildSite } from "../../src/server/build/site-builder.ts";
+import { chapterDescription } from "../../src/lib/chapter-body.ts";
+import { escapeHtml } from "../../src/lib/html.ts";
 import { loadBook } from "../../src/server/content/book.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
@@ -85,7 +87,7 @@ describe("locked content", () => {
   });
 });
 
-describe("/{slug} without a prerendered page", () => {
+describe("/{slug}: chapter pages rendered into the chapter shell", () => {
   const architect = book.find((c) => c.level === "Architect")!;
   const operator = book.find((c) => c.level === "Operator")!;
 
@@ -98,34 +100,47 @@ describe("/{slug} without a prerendered page", () => {
     }
   });
 
-  it("renders a locked chapter for its reader exactly like a static chapter", async () => {
+  it("renders a locked chapter for its reader alike an Operator chapter, never cached", async () => {
     const { cookie } = await loginAs(api, database.db, "Architect");
     const response = await api(`/${architect.slug}`, { headers: { cookie } });
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(response.headers.get("netlify-cdn-cache-control")).toBeNull();
     const page = await response.text();
     expect(page).not.toMatch(/ChapterShell|chapter-shell/);
     expect(page).toContain(`<title>${architect.title} · The System</title>`);
     expect(page).toContain(`data-chapter-slug="${architect.slug}"`);
     expect(page).toContain(`data-chapter-level="Architect"`);
     expect(page).toContain(`Architect · ${architect.readingTime} min read`);
-    expect(page).toContain(`<meta name="robots" content="noindex, nofollow">`);
+    expect(page).toContain(`<link rel="canonical" href="http://localhost:4321/${architect.slug}">`);
+    expect(page).not.toContain(`<meta name="robots"`);
     for (const part of architect.subsections) {
       expect(page).toContain(`<section id="${part.slug}"`);
       expect(page).toContain(part.title);
     }
-    // The same structure as the prerendered Operator page.
-    const staticPage = await (await api(`/${operator.slug}`)).text();
+    // The same structure as an Operator page, which the CDN may keep (tagged, purged on change).
+    const open = await api(`/${operator.slug}`);
+    expect(open.headers.get("netlify-cdn-cache-control")).toBe("public, durable, s-maxage=31536000");
+    expect(open.headers.get("netlify-cache-tag")).toBe("book");
+    expect(open.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    const staticPage = await open.text();
+    expect(staticPage).toContain(`<meta name="description" content="${escapeHtml(chapterDescription(operator.content))}">`);
     const shape = (html: string) =>
       [...html.matchAll(/<(section|h1|h2|article|header|img|nav|footer)\b[^>]*class="([^"]*)"/g)].map((m) => `${m[1]}.${m[2]}`);
     const common = (html: string) => new Set(shape(html));
     for (const item of common(staticPage)) if (/^(section|h1|h2|article)\./.test(item)) expect(common(page)).toContain(item);
   });
 
-  it("answers an unknown slug with the 404 page and status 404", async () => {
-    for (const slug of ["no-such-chapter", "UPPER", "a%20b"]) {
-      const response = await api(`/${slug}`);
-      expect(response.status, slug).toBe(404);
+  it("answers a slug that is no chapter with the missing-chapter view, anything else with the 404 page", async () => {
+    const missing = await api("/no-such-chapter");
+    expect(missing.status).toBe(404);
+    const view = await missing.text();
+    expect(view).toContain("Chapter not found");
+    expect(view).toContain("The requested chapter could not be found.");
+    expect(view).not.toContain("404 Page Not Found");
+    for (const pathname of ["/UPPER", "/a%20b", "/no/such/page"]) {
+      const response = await api(pathname);
+      expect(response.status, pathname).toBe(404);
       expect(await response.text()).toContain("404 Page Not Found");
     }
   });

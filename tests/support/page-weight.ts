@@ -35,12 +35,16 @@ export function pageScripts(siteDir: string, html: string): string[] {
 }
 
 export function pageWeight(siteDir: string, htmlFile: string): PageWeight {
+  return pageWeightOf(siteDir, fs.readFileSync(path.join(siteDir, htmlFile), "utf8"));
+}
+
+/** The same for a page as served (a chapter page is rendered by a function into the built shell). */
+export function pageWeightOf(siteDir: string, html: string): PageWeight {
   const gz = (file: string) => gzipSync(fs.readFileSync(path.join(siteDir, file))).length;
-  const html = fs.readFileSync(path.join(siteDir, htmlFile), "utf8");
   const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="(\/[^"]+)"/g)].map((m) => m[1]!);
   const js = pageScripts(siteDir, html);
   return {
-    html: gz(htmlFile),
+    html: gzipSync(html).length,
     css: css.reduce((sum, f) => sum + gz(f), 0),
     js: js.reduce((sum, f) => sum + gz(f), 0),
     cssFiles: css.length,

@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import { $announcement } from "../../stores/admin-announcer.ts";
 import { $chapters, $chaptersError, loadChapters, loadDeleted } from "../../stores/admin-content.ts";
 import { $adminSession, loadAdminSession, signOut } from "../../stores/admin-session.ts";
-import { $submissions, loadSubmissions } from "../../stores/admin-submissions.ts";
+import { $submissionsTotal, loadSubmissions } from "../../stores/admin-submissions.ts";
 import AccessCodesTab from "./AccessCodesTab.tsx";
 import ChaptersTab from "./ChaptersTab.tsx";
 import PublishStatus from "./PublishStatus.tsx";
@@ -44,7 +44,7 @@ type Tab = "chapters" | "submissions" | "codes";
 function Panel({ email }: { email: string }) {
   const chapters = useStore($chapters);
   const chaptersError = useStore($chaptersError);
-  const submissions = useStore($submissions);
+  const submissionsTotal = useStore($submissionsTotal);
   const announcement = useStore($announcement);
   const [ready, setReady] = useState(false);
   const [tab, setTab] = useState<Tab>("chapters");
@@ -76,7 +76,7 @@ function Panel({ email }: { email: string }) {
           onSelect={setTab}
           items={[
             { id: "chapters", label: `Chapters (${chapters.length})` },
-            { id: "submissions", label: `Assessment Submissions (${submissions.length})` },
+            { id: "submissions", label: `Assessment Submissions (${submissionsTotal})` },
             { id: "codes", label: "Access Codes" },
           ]}
         />

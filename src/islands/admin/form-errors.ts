@@ -1,5 +1,5 @@
 /** Turning a zod failure into one message per form field, shown beside the field. */
-import type { z } from "zod";
+import type { z } from "../../lib/zod.ts";
 
 export type FieldErrors = Partial<Record<string, string>>;
 

@@ -52,9 +52,8 @@ export default function ProfilePage() {
 
   async function onExit() {
     setLeaving(true);
-    await logout();
+    await logout({ next: "/resume" });
     setLeaving(false);
-    if (!$auth.get().isAuthenticated) window.location.assign("/resume");
   }
 
   return (

@@ -1,5 +1,6 @@
 /**
- * Previous and Next within the selected level, the ArrowLeft/h and ArrowRight/l keys, the
+ * The ArrowLeft/h and ArrowRight/l keys (they follow the page's Previous and Next links, which the
+ * server renders within the chapter's level: src/lib/chapter-body.ts), the
  * redirect of a chapter that is not in the selected level's list, and "continue reading"
  * (SPEC.md sections 2 and 4).
  *
@@ -11,15 +12,7 @@ import { useEffect, useRef, useState } from "react";
 import { canAccess, levelOf } from "../../lib/levels.ts";
 import { $auth } from "../../stores/auth.ts";
 import { selectLevel } from "../../stores/selected-level.ts";
-import {
-  $chapterList,
-  $currentChapter,
-  $levelChapters,
-  builtChapters,
-  chaptersFor,
-  seedChapterList,
-  startReader,
-} from "../../stores/reader-chapters.ts";
+import { $chapterList, $currentChapter, $levelChapters, seedChapterList, startReader } from "../../stores/reader-chapters.ts";
 import { placeFor, rememberPlace, type ReaderPlace } from "../../stores/reader-place.ts";
 import { trackReading } from "../../stores/reading-activity.ts";
 
@@ -42,11 +35,8 @@ export default function ChapterPager({ current }: Props) {
   const storeCurrent = useStore($currentChapter);
   const listState = useStore($chapterList);
 
-  const list = mounted ? storeList : chaptersFor(builtChapters(), "Operator", null);
+  const list = mounted ? storeList : [];
   const slug = (mounted ? storeCurrent : null) ?? current ?? null;
-  const index = list.findIndex((c) => c.slug === slug);
-  const previous = index > 0 ? list[index - 1] : undefined;
-  const next = index >= 0 ? list[index + 1] : undefined;
 
   useEffect(() => {
     seedChapterList();
@@ -83,14 +73,15 @@ export default function ChapterPager({ current }: Props) {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       if (typingIn(event.target) || document.querySelector("dialog[open]")) return;
-      const target = event.key === "ArrowLeft" || event.key === "h" ? previous : event.key === "ArrowRight" || event.key === "l" ? next : undefined;
+      const rel = event.key === "ArrowLeft" || event.key === "h" ? "prev" : event.key === "ArrowRight" || event.key === "l" ? "next" : null;
+      const target = rel && document.querySelector<HTMLAnchorElement>(`nav[aria-label="Chapter navigation"] a[rel="${rel}"]`);
       if (!target) return;
       event.preventDefault();
-      window.location.assign(`/${target.slug}`);
+      window.location.assign(target.href);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [previous, next]);
+  }, []);
 
   // Continue reading: offer the remembered subsection, then keep the place up to date.
   useEffect(() => {
@@ -135,26 +126,7 @@ export default function ChapterPager({ current }: Props) {
   };
 
   return (
-    <>
-      <nav aria-label="Chapter navigation" className="mt-16 grid grid-cols-2 gap-4 border-t border-[var(--color-line)] pt-8">
-        <div>
-          {previous && (
-            <a href={`/${previous.slug}`} rel="prev" className="group block text-left" data-testid="previous">
-              <span className="block text-xs tracking-widest text-[var(--color-muted)] uppercase">Previous</span>
-              <span className="mt-1 block group-hover:underline">{previous.title}</span>
-            </a>
-          )}
-        </div>
-        <div>
-          {next && (
-            <a href={`/${next.slug}`} rel="next" className="group block text-right" data-testid="next">
-              <span className="block text-xs tracking-widest text-[var(--color-muted)] uppercase">Next</span>
-              <span className="mt-1 block group-hover:underline">{next.title}</span>
-            </a>
-          )}
-        </div>
-      </nav>
-      {offer && (
+    offer && (
         <div
           role="region"
           aria-label="Continue reading"
@@ -172,7 +144,6 @@ export default function ChapterPager({ current }: Props) {
             </button>
           </div>
         </div>
-      )}
-    </>
+    )
   );
 }

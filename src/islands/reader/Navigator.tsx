@@ -4,7 +4,7 @@
  * level switch and the footer links.
  *
  * Server-rendered with the build's chapter list, so the rail and its links work before any
- * script runs. It reads the current chapter from the `$currentChapter` store (set from the
+ * script runs; the current chapter is marked once it hydrates. It reads the current chapter from the `$currentChapter` store (set from the
  * page's `data-chapter-slug`, or by a reader that loads its chapter at run time), never from
  * how the chapter got onto the page.
  */
@@ -29,13 +29,11 @@ export const DRAWER_NAVIGATION_DELAY_MS = 300;
 export const DRAWER_LIST_SCROLL_DELAY_MS = 100;
 
 interface Props {
-  /** The chapter on this page, for the server render. */
-  current?: string;
   /** Show the side rail (reader pages). */
   rail?: boolean;
 }
 
-export default function Navigator({ current, rail = false }: Props) {
+export default function Navigator({ rail = false }: Props) {
   const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(false);
   const [railVisible, setRailVisible] = useState(true);
@@ -47,9 +45,10 @@ export default function Navigator({ current, rail = false }: Props) {
   const list = useRef<HTMLOListElement>(null);
   const opener = useRef<HTMLElement | null>(null);
 
-  // Before mounting, render exactly what the server rendered: the Operator chapters.
+  // Before mounting, render exactly what the server rendered: the Operator chapters, none of them
+  // current (every chapter page is the one chapter shell, filled in on the server).
   const levelChapters = mounted ? storeList : chaptersFor(builtChapters(), "Operator", null);
-  const currentSlug = (mounted ? storeCurrent : null) ?? current ?? null;
+  const currentSlug = mounted ? storeCurrent : null;
   const level: Level = mounted ? selected : "Operator";
   const held = mounted && auth.isAuthenticated ? auth.accessLevel : null;
 

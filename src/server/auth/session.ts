@@ -5,9 +5,9 @@
  * a removed admin) revokes it at once.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, sql, type SQL } from "../db/orm.ts";
 import { SignJWT, jwtVerify } from "jose";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/types.ts";
 import { accessCodes, adminAccounts, sessions } from "../db/schema.ts";
 import { levelOf, type Level } from "../../lib/levels.ts";
 import { clearedCookie, cookieName, readCookie, sessionCookie, type SessionKind } from "./cookies.ts";
@@ -26,19 +26,26 @@ export interface IssuedSession {
   cookie: string;
 }
 
-/** Creates a session row and its signed token for an access code or an admin account. */
+/**
+ * Creates a session row and its signed token for an access code or an admin account. `alsoWrite`:
+ * statements that belong with it (a login's settled limits, the code's last use), run in the same
+ * statement as the insert, so a sign-in costs one round trip here.
+ */
 export async function issueSession(
   db: Database,
   kind: SessionKind,
   owner: { accessCodeId?: number; adminId?: number },
   now = new Date(),
+  alsoWrite: readonly SQL[] = [],
 ): Promise<IssuedSession> {
   const ttl = SESSION_TTL_SECONDS[kind];
   const sid = randomBytes(24).toString("base64url");
   const expire = new Date(now.getTime() + ttl * 1000);
-  await db.insert(sessions).values({ sid, sess: { kind }, expire, ...owner });
-  // Expired rows are no use to anyone: clear them now and then.
-  if (Math.random() < 0.1) await db.delete(sessions).where(lt(sessions.expire, now));
+  const insert = sql`INSERT INTO ${sessions} ("sid", "sess", "expire", "access_code_id", "admin_id")
+    VALUES (${sid}, ${JSON.stringify({ kind })}::jsonb, ${expire}, ${owner.accessCodeId ?? null}, ${owner.adminId ?? null})`;
+  const writes = alsoWrite.map((statement, i) => sql`${sql.raw(`also_${i}`)} AS (${statement})`);
+  await db.execute(writes.length > 0 ? sql`WITH ${sql.join(writes, sql`, `)} ${insert}` : insert);
+  // Expired rows are deleted by the daily retention job (src/server/maintenance/retention.ts).
   const token = await new SignJWT({ kind })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setJti(sid)

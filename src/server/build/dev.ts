@@ -8,8 +8,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "../config.ts";
-import { DataDirBusyError } from "../db/client.ts";
-import { openConfiguredDatabase } from "../db/index.ts";
+import { DataDirBusyError, openConfiguredDatabase } from "../db/client.ts";
 import { projectRoot } from "../host/netlify-config.ts";
 import { SNAPSHOT_ENV, takeSnapshot, writeSnapshot } from "./snapshot.ts";
 

@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
-import { SNAPSHOT_ENV, takeSnapshot, writeSnapshot } from "./snapshot.ts";
+import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot } from "./snapshot.ts";
 
 /** What a static build reads besides the snapshot; a change to any of them calls for a rebuild. */
 const BUILD_INPUTS = [
@@ -38,14 +38,18 @@ export interface BuildOptions {
   log?: (line: string) => void;
 }
 
-/** The stamp a build of the current content and sources would carry. */
-export async function currentStamp(db: Database): Promise<{ stamp: string; snapshotJson: string }> {
-  const snapshotJson = JSON.stringify(await takeSnapshot(db));
+/**
+ * The stamp a build of the current content and sources would carry, and the content stamp alone
+ * (what publish_state records: src/server/publish).
+ */
+export async function currentStamp(db: Database): Promise<{ stamp: string; contentStamp: string; snapshotJson: string }> {
+  const snapshot = await takeSnapshot(db);
+  const snapshotJson = JSON.stringify(snapshot);
   const hash = createHash("sha256").update(snapshotJson);
   for (const file of inputFiles()) {
     hash.update(file).update("\0").update(fs.readFileSync(path.join(projectRoot, file))).update("\0");
   }
-  return { stamp: hash.digest("hex"), snapshotJson };
+  return { stamp: hash.digest("hex"), contentStamp: snapshotStamp(snapshot), snapshotJson };
 }
 
 export function builtStamp(outDir: string): string | null {
@@ -56,17 +60,20 @@ export function builtStamp(outDir: string): string | null {
   }
 }
 
-/** Builds when `outDir` is missing or older than the content; answers whether it built. */
-export async function ensureBuilt(options: BuildOptions): Promise<boolean> {
-  const { stamp } = await currentStamp(options.db);
-  if (builtStamp(options.outDir) === stamp) return false;
-  await buildSite(options);
-  return true;
+/**
+ * Builds when `outDir` is missing or older than the content or the sources; answers whether it
+ * built and the content stamp of the site now in `outDir`.
+ */
+export async function ensureBuilt(options: BuildOptions): Promise<{ built: boolean; contentStamp: string }> {
+  const { stamp, contentStamp } = await currentStamp(options.db);
+  if (builtStamp(options.outDir) === stamp) return { built: false, contentStamp };
+  return { built: true, contentStamp: await buildSite(options) };
 }
 
-export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<void> {
+/** Builds the site from the database's current content and swaps it in; answers its content stamp. */
+export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<string> {
   const started = performance.now();
-  const { stamp, snapshotJson } = await currentStamp(db);
+  const { stamp, contentStamp, snapshotJson } = await currentStamp(db);
   const snapshotFile = path.join(workDir, "site-content.json");
   writeSnapshot(snapshotFile, JSON.parse(snapshotJson));
   const next = `${outDir}.next`;
@@ -85,6 +92,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   }
   swapIn(next, outDir);
   log(`Static site built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  return contentStamp;
 }
 
 /** Renames a folder, or copies it when the two are on different filesystems. */

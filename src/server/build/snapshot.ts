@@ -1,61 +1,34 @@
 /**
- * The content snapshot a static build reads: the chapter list (no content) and the full Operator
- * chapters. Locked-level content is never in it, so it can never reach `dist/`.
+ * The content snapshot a static build reads: the chapter list as every page's navigator shows it
+ * (id, slug, title, level and order; never content, so locked chapters stay locked). Chapter
+ * pages themselves are not prerendered from it: they are rendered into the Astro-built chapter
+ * shell on request and cached at the CDN (docs/decisions/0007), so an edit to a chapter's text
+ * needs no build at all. A build is needed only when the list changes, which its stamp tells.
  * The build reads a file rather than the database, so a running server (which owns the embedded
  * database) can rebuild the site, and a build never needs database credentials of its own.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { BodySubsection, BookChapter } from "../../lib/chapter-body.ts";
-import type { Database } from "../db/client.ts";
-import {
-  listChapters,
-  listChaptersWithContent,
-  listSubsectionsOf,
-  type ChapterSummary,
-} from "../repositories/chapters.ts";
+import type { Database } from "../db/types.ts";
+import { listChapters, type ChapterSummary } from "../repositories/chapters.ts";
 
-/** Operator chapters in the snapshot carry their content and subsections, as reader pages show them. */
-export type SnapshotSubsection = BodySubsection;
-export type SnapshotChapter = BookChapter;
+export type SnapshotChapter = Pick<ChapterSummary, "id" | "slug" | "title" | "level" | "order">;
 
 export interface ContentSnapshot {
-  chapters: ChapterSummary[];
-  operator: SnapshotChapter[];
+  chapters: SnapshotChapter[];
 }
 
 export const SNAPSHOT_ENV = "CONTENT_SNAPSHOT";
 
 export async function takeSnapshot(db: Database): Promise<ContentSnapshot> {
-  const [chapters, operatorChapters] = await Promise.all([
-    listChapters(db),
-    listChaptersWithContent(db, ["Operator"]),
-  ]);
-  const parts = await listSubsectionsOf(
-    db,
-    operatorChapters.map((c) => c.id),
-  );
-  return {
-    chapters,
-    operator: operatorChapters.map((c) => ({
-      id: c.id,
-      slug: c.slug,
-      title: c.title,
-      level: c.level,
-      order: c.order,
-      readingTime: c.readingTime,
-      content: c.content,
-      subsections: (parts.get(c.id) ?? []).map((s) => ({
-        id: s.id,
-        slug: s.slug,
-        title: s.title,
-        content: s.content,
-        photo: s.photo,
-        photoAlt: s.photoAlt,
-        order: s.order,
-      })),
-    })),
-  };
+  const chapters = await listChapters(db);
+  return { chapters: chapters.map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order })) };
+}
+
+/** A short fingerprint of a snapshot: equal stamps mean the static pages would come out the same. */
+export function snapshotStamp(snapshot: ContentSnapshot): string {
+  return createHash("sha256").update(JSON.stringify(snapshot)).digest("base64url").slice(0, 22);
 }
 
 export function writeSnapshot(file: string, snapshot: ContentSnapshot): void {

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 import { LEVELS } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 

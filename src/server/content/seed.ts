@@ -2,8 +2,8 @@
  * Loading the seed book into the database. It never writes over existing data: a chapter whose
  * slug is already taken (live or deleted) is skipped, and the whole load is one transaction.
  */
-import { count, inArray } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { count, inArray } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
 import { chapters, subsections } from "../db/schema.ts";
 import { loadBook, type SeedChapter } from "./book.ts";
 

@@ -1,39 +1,74 @@
 /**
- * The process's database: opened from configuration on first use, or installed by the host or a test.
+ * The database a request talks to. The local host (and tests) install one for the whole process;
+ * a Netlify Function opens one connection per request instead (src/server/runtime/serve.ts), kept
+ * in an AsyncLocalStorage scope and closed when the request ends: a frozen function instance never
+ * holds a connection, and one request never takes two.
  */
-import { config } from "../config.ts";
-import { openDatabase, type Database, type DatabaseHandle } from "./client.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Connection } from "./remote.ts";
+import type { Database, Driver } from "./types.ts";
 
-let current: Promise<DatabaseHandle> | undefined;
+type AnyConnection = Connection<Driver>;
 
-/** Opens the database the configuration names. */
-export function openConfiguredDatabase(): Promise<DatabaseHandle> {
-  const { driver, databaseUrl, dataDir } = config();
-  return openDatabase({ driver, url: databaseUrl, dataDir });
+let installed: Promise<AnyConnection> | undefined;
+const requestScope = new AsyncLocalStorage<{ connection(): Promise<AnyConnection>; holds: Promise<unknown>[] }>();
+
+/** The current request's connection, or the process's. */
+export function currentConnection(): Promise<AnyConnection> {
+  const scoped = requestScope.getStore();
+  if (scoped) return scoped.connection();
+  if (!installed) {
+    return Promise.reject(new Error("No database is open: the host (or a test) must install one with useDatabase()."));
+  }
+  return installed;
 }
 
-export function databaseHandle(): Promise<DatabaseHandle> {
-  if (!current) {
-    current = openConfiguredDatabase();
-    // A failed open (database down) is not remembered: the next request tries again.
-    current.catch(() => {
-      current = undefined;
-    });
-  }
-  return current;
+/**
+ * Keeps the request's connection open until `done` settles: for a response whose body is still
+ * read from the database after the handler returns (a streamed download). No effect locally.
+ */
+export function keepConnectionUntil(done: Promise<unknown>): void {
+  requestScope.getStore()?.holds.push(done);
 }
 
 export async function database(): Promise<Database> {
-  return (await databaseHandle()).db;
+  return (await currentConnection()).db;
 }
 
-/** Makes `handle` the process's database (the local host and tests). */
-export function useDatabase(handle: DatabaseHandle): void {
-  current = Promise.resolve(handle);
+/** Makes `connection` the process's database (the local host and tests). */
+export function useDatabase(connection: AnyConnection): void {
+  installed = Promise.resolve(connection);
 }
 
 export async function closeDatabase(): Promise<void> {
-  const handle = current;
-  current = undefined;
-  if (handle) await (await handle).close();
+  const connection = installed;
+  installed = undefined;
+  if (connection) await (await connection).close();
+}
+
+/**
+ * Runs `task` with a connection of its own, opened on its first query and closed when the task
+ * ends. `defer` lets the platform finish the close after the response is sent (Netlify's
+ * `context.waitUntil`); without it the close is awaited.
+ */
+export async function withRequestDatabase<T>(
+  open: () => Promise<AnyConnection>,
+  task: () => Promise<T>,
+  defer?: (closing: Promise<unknown>) => void,
+): Promise<T> {
+  let opened: Promise<AnyConnection> | undefined;
+  const holds: Promise<unknown>[] = [];
+  try {
+    return await requestScope.run({ connection: () => (opened ??= open()), holds }, task);
+  } finally {
+    if (opened) {
+      const connection = opened;
+      const closing = Promise.allSettled(holds)
+        .then(() => connection)
+        .then((it) => it.close())
+        .catch(() => {});
+      if (defer) defer(closing);
+      else await closing;
+    }
+  }
 }

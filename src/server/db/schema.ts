@@ -4,19 +4,20 @@
  *
  * Flags the spec stores as text ("true"/"false") stay text, guarded by CHECK constraints.
  */
-import { sql } from "drizzle-orm";
+import { sql } from "./orm.ts";
 import {
   check,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
   uniqueIndex,
   uuid,
-} from "drizzle-orm/pg-core";
+} from "../../../node_modules/drizzle-orm/pg-core/index.js"; // by path: see orm.ts
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -83,16 +84,20 @@ export const sessions = pgTable(
   ],
 );
 
-/** One row per counted attempt (failed login, scan started...), for limits shared by every instance. */
-export const rateLimitHits = pgTable(
-  "rate_limit_hits",
+/**
+ * One counter per limited key (a client address, an account...): the attempts since its window
+ * opened. One statement both counts an attempt and answers the count (src/server/access/rate-limit.ts),
+ * so a limit holds for requests sent at once to any number of instances.
+ */
+export const rateLimitCounters = pgTable(
+  "rate_limit_counters",
   {
-    id: serial("id").primaryKey(),
     bucket: text("bucket").notNull(),
     key: text("key").notNull(),
-    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull(),
   },
-  (t) => [index("rate_limit_hits_lookup_idx").on(t.bucket, t.key, t.at)],
+  (t) => [primaryKey({ columns: [t.bucket, t.key] }), index("rate_limit_counters_window_idx").on(t.windowStart)],
 );
 
 export const chapters = pgTable(
@@ -228,9 +233,40 @@ export const publishState = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }),
     lastPublishedAt: timestamp("last_published_at", { withTimezone: true }),
     error: text("error"),
+    /** The content stamp (src/server/build/snapshot.ts) the live static site was built from. */
+    siteStamp: text("site_stamp"),
   },
   () => [
     check("publish_state_singleton_check", sql.raw("id = 1")),
     check("publish_state_state_check", sql.raw("state IN ('live', 'publishing', 'failed')")),
   ],
+);
+
+/**
+ * Cache purges, so every server sharing this database drops what another one purged (the local
+ * host's stand-in for Netlify's CDN purge; see src/server/publish/cache-purge.ts). Kept a day.
+ */
+export const cachePurges = pgTable(
+  "cache_purges",
+  {
+    id: serial("id").primaryKey(),
+    tags: text("tags").array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("cache_purges_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Which database production uses (host and database name, never credentials), recorded by each
+ * production build: a deploy-preview build pointed at the same database is refused
+ * (src/server/build/deploy-context.ts). A Neon branch copies this row, but has a host of its own.
+ */
+export const siteIdentity = pgTable(
+  "site_identity",
+  {
+    id: integer("id").primaryKey().default(1),
+    productionDatabase: text("production_database").notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  () => [check("site_identity_singleton_check", sql.raw("id = 1"))],
 );

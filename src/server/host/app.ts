@@ -4,26 +4,38 @@
  *   1. functions with a path (unless preferStatic)  2. forced redirects  3. static files
  *   4. functions with preferStatic  5. other redirects  6. the 404 page.
  * (Order checked against Netlify's own emulator by tests/parity.)
- * Custom headers from netlify.toml apply to static responses, as on Netlify.
+ * Custom headers from netlify.toml apply to static responses, as on Netlify; function answers
+ * pass through the CDN cache stand-in (cdn-cache.ts) when one is given.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { CLIENT_IP_HEADER } from "../http/request.ts";
+import type { CdnCache } from "./cdn-cache.ts";
 import type { FunctionRoute } from "./functions.ts";
 import type { NetlifyConfig } from "./netlify-config.ts";
 import type { StaticFile, StaticSite } from "./static-site.ts";
-
 
 export interface HostOptions {
   netlify: NetlifyConfig;
   functions: FunctionRoute[];
   /** The site being served; read on every request so a rebuild can swap it. */
   site: () => StaticSite;
+  /** The CDN's cache of function answers (as Netlify keeps them), if any. */
+  cache?: CdnCache;
+  /** Proxies in front of the host whose X-Forwarded-For names the client (TRUSTED_PROXY). */
+  trustedProxies?: string[];
 }
 
 /** The host as a fetch-style function: the same routing, without a socket (tests use it). */
 export function createFetchHandler(options: HostOptions): (request: Request) => Promise<Response> {
-  return (request) => answer(request, options, 0);
+  return async (request) => {
+    const response = await answer(request, options, 0);
+    // As browsers ignore HSTS over plain http, the local host only sends it behind HTTPS.
+    if (request.headers.get("x-forwarded-proto") === "https" || !response.headers.has("strict-transport-security")) return response;
+    const headers = new Headers(response.headers);
+    headers.delete("strict-transport-security");
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
 }
 
 /** The host as a node:http request listener. */
@@ -31,7 +43,7 @@ export function createHandler(options: HostOptions) {
   const fetchHandler = createFetchHandler(options);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      await send(res, await fetchHandler(toRequest(req)), req.method === "HEAD");
+      await send(res, await fetchHandler(toRequest(req, options.trustedProxies ?? [])), req.method === "HEAD");
     } catch (error) {
       console.error("The local host failed to answer:", error);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
@@ -48,8 +60,10 @@ async function answer(request: Request, options: HostOptions, depth: number, url
   const { netlify, functions } = options;
   const site = options.site();
 
-  const callFunction = (route: FunctionRoute, params: Record<string, string>) =>
-    route.handler(request, { params });
+  const callFunction = (route: FunctionRoute, params: Record<string, string>) => {
+    const call = async () => route.handler(request, { params });
+    return options.cache ? options.cache.fetch(request, call) : call();
+  };
 
   for (const route of functions) {
     if (route.preferStatic) continue;
@@ -103,8 +117,6 @@ function staticResponse(request: Request, file: StaticFile, status: number, cust
     vary: "Accept-Encoding",
   });
   for (const [name, value] of Object.entries(custom)) headers.set(name, value);
-  // As browsers ignore HSTS over plain http, the local host only sends it behind HTTPS.
-  if (request.headers.get("x-forwarded-proto") !== "https") headers.delete("strict-transport-security");
   if (status === 200 && request.headers.get("if-none-match") === file.etag) {
     return new Response(null, { status: 304, headers });
   }
@@ -115,15 +127,29 @@ function staticResponse(request: Request, file: StaticFile, status: number, cust
   return new Response(new Uint8Array(body), { status, headers });
 }
 
-function toRequest(req: IncomingMessage): Request {
+/**
+ * The client's address: the connection's peer, unless that peer is a trusted proxy, in which case
+ * the nearest address in X-Forwarded-For that is not one of the trusted proxies.
+ */
+export function clientOf(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly string[]): string {
+  const plain = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+  let client = plain(peer ?? "unknown");
+  if (!trusted.includes(client) || !forwardedFor) return client;
+  const hops = [forwardedFor].flat().join(",").split(",").map((hop) => plain(hop.trim())).filter(Boolean);
+  while (hops.length > 0 && trusted.includes(client)) client = hops.pop()!;
+  return client;
+}
+
+function toRequest(req: IncomingMessage, trustedProxies: readonly string[]): Request {
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(":")) continue;
     for (const one of [value].flat()) headers.append(name, one);
   }
-  // As on Netlify, the client's address comes from the connection; any value a client sent is replaced.
-  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? "unknown");
+  // As on Netlify, the client's address comes from the connection (or a trusted proxy); any value a
+  // client sent is replaced.
+  headers.set(CLIENT_IP_HEADER, clientOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies));
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(url, {

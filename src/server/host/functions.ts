@@ -11,7 +11,7 @@ type Handler = (request: Request, context: { params: Record<string, string> }) =
 
 interface FunctionModule {
   default: Handler;
-  config?: { path?: string | string[]; excludedPath?: string | string[]; preferStatic?: boolean; method?: string | string[] };
+  config?: { path?: string | string[]; excludedPath?: string | string[]; preferStatic?: boolean; method?: string | string[]; schedule?: string };
 }
 
 export interface FunctionRoute {
@@ -26,33 +26,36 @@ export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
     .readdirSync(dir)
     .filter((file) => /\.(ts|mts|js|mjs)$/.test(file) && !file.endsWith(".test.ts"))
     .sort();
-  return Promise.all(
-    files.map(async (file) => {
-      const name = file.replace(/\.\w+$/, "");
-      const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as FunctionModule;
-      const paths = [mod.config?.path ?? `/.netlify/functions/${name}`].flat();
-      const patterns = paths.map((pathname) => new URLPattern({ pathname }));
-      const excluded = [mod.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
-      const methods = mod.config?.method ? [mod.config.method].flat() : null;
-      return {
-        name,
-        preferStatic: mod.config?.preferStatic ?? false,
-        handler: mod.default,
-        match(url: URL, method: string) {
-          if (methods && !methods.includes(method)) return null;
-          if (excluded.some((pattern) => pattern.test({ pathname: url.pathname }))) return null;
-          for (const pattern of patterns) {
-            const result = pattern.exec({ pathname: url.pathname });
-            if (result) {
-              const groups = result.pathname.groups;
-              return Object.fromEntries(
-                Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined),
-              );
-            }
-          }
-          return null;
-        },
-      };
-    }),
+  const modules = await Promise.all(
+    files.map(async (file) => ({ name: file.replace(/\.\w+$/, ""), mod: (await import(pathToFileURL(path.join(dir, file)).href)) as FunctionModule })),
   );
+  // A scheduled function has no address on Netlify (it cannot be called by URL in production);
+  // the local host runs the same job on a timer instead.
+  return modules
+      .filter(({ mod }) => !mod.config?.schedule)
+      .map(({ name, mod }) => {
+        const paths = [mod.config?.path ?? `/.netlify/functions/${name}`].flat();
+        const patterns = paths.map((pathname) => new URLPattern({ pathname }));
+        const excluded = [mod.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
+        const methods = mod.config?.method ? [mod.config.method].flat() : null;
+        return {
+          name,
+          preferStatic: mod.config?.preferStatic ?? false,
+          handler: mod.default,
+          match(url: URL, method: string) {
+            if (methods && !methods.includes(method)) return null;
+            if (excluded.some((pattern) => pattern.test({ pathname: url.pathname }))) return null;
+            for (const pattern of patterns) {
+              const result = pattern.exec({ pathname: url.pathname });
+              if (result) {
+                const groups = result.pathname.groups;
+                return Object.fromEntries(
+                  Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined),
+                );
+              }
+            }
+            return null;
+          },
+        };
+      });
 }

@@ -10,8 +10,9 @@ import type { DatabaseHandle } from "../db/client.ts";
 import { closeDatabase, useDatabase } from "../db/index.ts";
 import { seedIfEmpty } from "../content/seed.ts";
 import { loadAssessment } from "../assessment/content.ts";
-import { abortBuilds, buildSite, ensureBuilt } from "../build/site-builder.ts";
+import { abortBuilds, ensureBuilt } from "../build/site-builder.ts";
 import { createHandler } from "./app.ts";
+import { CdnCache } from "./cdn-cache.ts";
 import { loadFunctions } from "./functions.ts";
 import { readNetlifyConfig } from "./netlify-config.ts";
 import { StaticSite } from "./static-site.ts";
@@ -20,6 +21,8 @@ import { issueSetupToken } from "../admin/setup-token.ts";
 import { createLocalPublisher } from "../publish/local-publisher.ts";
 import { useLocalPublisher } from "../publish/publisher.ts";
 import { markPublished } from "../publish/state.ts";
+import { useLocalPurge, watchPurges } from "../publish/cache-purge.ts";
+import { scheduleRetention } from "../maintenance/retention.ts";
 
 export interface RunningHost {
   url: string;
@@ -55,9 +58,14 @@ export async function startHost({
   const siteDir = config.siteDir ?? netlify.publish;
   const buildOptions = { db: database.db, outDir: siteDir, workDir: path.join(config.dataDir, "build"), log };
   const builtAt = new Date();
-  const built = await ensureBuilt(buildOptions);
+  const { built, contentStamp } = await ensureBuilt(buildOptions);
   if (!built) log("The static site is up to date.");
-  await markPublished(database.db, builtAt);
+  await markPublished(database.db, builtAt, contentStamp);
+  // The CDN's cache of function answers: purged by content changes (here or, through the
+  // database, on any server sharing it) and emptied when a new site is swapped in, as a deploy does.
+  const cache = new CdnCache();
+  useLocalPurge((tags) => cache.purge(tags));
+  const stopWatching = database.driver === "pglite" ? async () => {} : await watchPurges(database.db, (tags) => cache.purge(tags));
   // Reassigned when a publish completes: requests read it afresh, so the new site is served at once.
   let site = new StaticSite(siteDir);
   useSitePages((pathname) => site.lookup(pathname)?.body.toString("utf8") ?? null);
@@ -66,14 +74,20 @@ export async function startHost({
     debounceMs: publishDebounceMs,
     log,
     build: async () => {
-      await buildSite(buildOptions);
-      site = new StaticSite(siteDir);
+      const rebuilt = await ensureBuilt(buildOptions);
+      if (rebuilt.built) {
+        site = new StaticSite(siteDir);
+        cache.purge();
+      }
+      return rebuilt.contentStamp;
     },
   });
   useLocalPublisher(publisher);
   const functions = await loadFunctions(netlify.functionsDir);
+  // What Netlify's scheduled retention function does daily, on a timer here.
+  const stopRetention = scheduleRetention(database.db, log);
 
-  const listening = await listen(createHandler({ netlify, functions, site: () => site }), config.port, config.host);
+  const listening = await listen(createHandler({ netlify, functions, site: () => site, cache, trustedProxies: config.trustedProxies }), config.port, config.host);
   // While no admin exists, each start prints a new one-time link that creates the first one.
   const setupToken = await issueSetupToken(database.db);
   if (setupToken) {
@@ -88,9 +102,14 @@ export async function startHost({
         .then(() => {
           // A site build in progress is abandoned (the current site stays as it is), not awaited.
           abortBuilds();
+          stopRetention();
           return publisher.stop();
         })
-        .then(() => useLocalPublisher(undefined))
+        .then(() => {
+          useLocalPublisher(undefined);
+          useLocalPurge(undefined);
+          return stopWatching();
+        })
         .then(closeDatabase);
       return closing;
     },

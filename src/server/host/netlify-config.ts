@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
-import { z } from "zod";
+import { z } from "../../lib/zod.ts";
 
 const redirectSchema = z.object({
   from: z.string().startsWith("/"),

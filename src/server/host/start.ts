@@ -3,8 +3,7 @@
  * with the API, and shut down gracefully on SIGINT or SIGTERM.
  */
 import { config } from "../config.ts";
-import type { DatabaseHandle } from "../db/client.ts";
-import { openConfiguredDatabase } from "../db/index.ts";
+import { openConfiguredDatabase, type DatabaseHandle } from "../db/client.ts";
 import { startHost, type RunningHost } from "./host.ts";
 
 let database: DatabaseHandle | undefined;

@@ -27,6 +27,8 @@ const UNAVAILABLE_CODES = new Set([
   "ENOTFOUND",
   "EPIPE",
   "EHOSTUNREACH",
+  "53300", // too_many_connections (the server's or the role's limit, Neon's pooler included)
+  "53400", // configuration_limit_exceeded
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now
@@ -44,7 +46,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
     if (
       typeof message === "string" &&
-      /connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|websocket|Connection refused|the database system is (starting up|shutting down)/i.test(
+      /connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|websocket|Connection refused|the database system is (starting up|shutting down)|too many (connections|clients)|remaining connection slots|Couldn't connect to compute node/i.test(
         message,
       )
     ) {
@@ -54,3 +56,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** Errors that say the same request may well succeed when sent again: a collision with another write. */
+const CONFLICT_CODES = new Set([
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
+  "55P03", // lock_not_available
+]);
+
+/** Whether an error (or one of its causes) is a collision with a concurrent write. */
+export function isWriteConflict(error: unknown): boolean {
+  for (let e = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === "string" && CONFLICT_CODES.has(code)) return true;
+    if (e === (e as { cause?: unknown }).cause) break;
+  }
+  return false;
+}
+
+export const WRITE_CONFLICT_MESSAGE = "Another change was being saved at the same moment, so this one was not. Try again.";

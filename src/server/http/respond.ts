@@ -2,7 +2,7 @@
  * Turning results and errors into Responses, the same way for every route: JSON bodies, errors as
  * `{ "error": { "code", "message" } }` (DESIGN.md section 6).
  */
-import { HttpError, isDatabaseUnavailable } from "./errors.ts";
+import { HttpError, isDatabaseUnavailable, isWriteConflict, WRITE_CONFLICT_MESSAGE } from "./errors.ts";
 
 const baseHeaders = {
   "content-type": "application/json; charset=utf-8",
@@ -30,6 +30,7 @@ export function toErrorResponse(error: unknown): Response {
       headers: { "retry-after": "5" },
     });
   }
+  if (isWriteConflict(error)) return json(errorBody("conflict", WRITE_CONFLICT_MESSAGE), { status: 409 });
   console.error("Unexpected error while answering a request:", error);
   return json(errorBody("internal", "Something went wrong on our side. Try again shortly."), { status: 500 });
 }

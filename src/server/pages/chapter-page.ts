@@ -1,18 +1,24 @@
 /**
- * /{slug} for a chapter that has no prerendered page: every locked chapter, and any chapter made
- * after the last build. The reader may read it: the chapter shell (a prerendered reader page with
- * placeholders) filled on the server with the chapter, rendered by the same function as static
- * pages. They may not: off to /resume. No such chapter: the 404 page, with status 404.
+ * /{slug}: every chapter page, rendered into the chapter shell (an Astro-built reader page with
+ * placeholders, src/pages/chapter-shell.astro) with the same renderer ChapterView uses.
+ * - An Operator chapter is the same for everyone: its answer may be cached at the CDN, tagged
+ *   with the book's cache tag, and every content change purges it (src/server/publish). A chapter
+ *   moved to a locked level or deleted is therefore withdrawn as soon as the admin's save returns.
+ * - A locked chapter is rendered only for a reader whose session allows it (never cached); anyone
+ *   else is sent to /resume.
+ * - A slug that is no chapter gets the reader's missing-chapter view, status 404.
+ * (docs/decisions/0007 says why chapter pages are not static files.)
  */
-import { renderChapterBody } from "../../lib/chapter-body.ts";
+import { chapterDescription, neighbours, renderChapterBody, renderChapterPager } from "../../lib/chapter-body.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import { levelOf } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 import { requireReadable } from "../access/reader.ts";
 import { database } from "../db/index.ts";
+import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
-import { getChapterBySlug, listChapters, listSubsections } from "../repositories/chapters.ts";
-import { sitePage } from "./site-pages.ts";
+import { getChapterPage } from "../repositories/chapters.ts";
+import { sitePage, type FunctionPage } from "./site-pages.ts";
 
 /**
  * The shell page and the tokens it is built with (src/pages/chapter-shell.astro renders
@@ -29,7 +35,12 @@ export const SHELL_CHAPTER = {
   content: "ChapterShellBody",
   subsections: [],
 } as const;
+export const SHELL_DESCRIPTION = "ChapterShellDescription";
 export const SHELL_TRANSFORM_HREF = "/chapter-shell-transform";
+export const SHELL_PREVIOUS = { slug: "chapter-shell-previous", title: "ChapterShellPrevious" };
+export const SHELL_NEXT = { slug: "chapter-shell-next", title: "ChapterShellNext" };
+const SHELL_ROBOTS = /<meta name="robots" content="noindex, nofollow"\s*\/?>/;
+const SHELL_URL = /<meta property="og:url" content="([^"]*)"/;
 
 /**
  * The security headers netlify.toml gives static pages ("/*"): Netlify does not apply them to
@@ -45,57 +56,73 @@ export const PAGE_SECURITY_HEADERS: Record<string, string> = {
   "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
 };
 
-const html = (body: string, status: number, cacheControl: string) =>
-  new Response(body, {
-    status,
-    headers: { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": cacheControl },
-  });
+const NOT_CACHED = { "cache-control": "private, no-store" };
 
-async function notFoundPage(request: Request): Promise<Response> {
-  const page = await sitePage(request, "/404");
-  return html(page ?? "<!doctype html><title>404 Page Not Found</title><h1>404 Page Not Found</h1>", 404, "no-store");
+let placeholders: { shellBody: string; shellPager: string } | undefined;
+
+/** The body and pager the shell was built with: the same for every request, so rendered once. */
+function shellPlaceholders(): { shellBody: string; shellPager: string } {
+  placeholders ??= {
+    shellBody: renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF }),
+    shellPager: renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT),
+  };
+  return placeholders;
+}
+
+const html = (body: string, status: number, headers: Record<string, string>) =>
+  new Response(body, { status, headers: { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", ...headers } });
+
+function builtPage(pathname: FunctionPage, status: number, fallback: string): Response {
+  return html(sitePage(pathname) ?? `<!doctype html><title>${fallback}</title><h1>${fallback}</h1>`, status, NOT_CACHED);
 }
 
 export async function chapterPage(request: Request, slug: string): Promise<Response> {
-  if (request.method !== "GET" && request.method !== "HEAD") return notFoundPage(request);
+  if (request.method !== "GET" && request.method !== "HEAD") return builtPage("/404", 404, "404 Page Not Found");
+  if (!SLUG_PATTERN.test(slug)) return builtPage("/404", 404, "404 Page Not Found");
   try {
-    const db = await database();
-    const chapter = SLUG_PATTERN.test(slug) ? await getChapterBySlug(db, slug) : undefined;
-    if (!chapter) return notFoundPage(request);
+    const data = await getChapterPage(await database(), slug);
+    if (!data) return builtPage("/chapter-not-found", 404, "Chapter not found");
+    const { chapter, subsections, levelChapters, firstOperatorSlug } = data;
+    const level = levelOf(chapter.level);
     try {
-      await requireReadable(request, chapter.level);
+      await requireReadable(request, level);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-        return new Response(null, { status: 302, headers: { location: "/resume", "cache-control": "no-store" } });
+        return new Response(null, { status: 302, headers: { location: "/resume", ...NOT_CACHED } });
       }
       throw error;
     }
-    const [shell, subsections, operator] = await Promise.all([
-      sitePage(request, SHELL_PATH),
-      listSubsections(db, chapter.id),
-      listChapters(db, ["Operator"]),
-    ]);
+    const shell = sitePage(SHELL_PATH);
     if (!shell) throw new Error(`The built site has no ${SHELL_PATH} page: rebuild the site.`);
-    const options = { transformHref: operator[0] ? `/${operator[0].slug}` : "/" };
-    const shellBody = renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF });
+    const options = { transformHref: firstOperatorSlug ? `/${firstOperatorSlug}` : "/" };
+    const { shellBody, shellPager } = shellPlaceholders();
+    if (!shell.includes(shellBody) || !shell.includes(shellPager)) {
+      throw new Error(`${SHELL_PATH} does not hold the chapter body and pager placeholders.`);
+    }
     const body = renderChapterBody({ content: chapter.content, subsections }, options);
-    if (!shell.includes(shellBody)) throw new Error(`${SHELL_PATH} does not hold the chapter body placeholder.`);
+    const { previous, next } = neighbours(levelChapters, chapter.slug);
     const page = shell
       .replace(shellBody, () => body)
+      .replace(shellPager, () => renderChapterPager(previous, next))
+      // The shell is noindex; a chapter page carries its canonical address instead (og:url's).
+      .replace(SHELL_ROBOTS, () => `<link rel="canonical" href="${SHELL_URL.exec(shell)?.[1] ?? SHELL_PATH}">`)
+      .replaceAll(SHELL_DESCRIPTION, () => escapeHtml(chapterDescription(chapter.content)))
       .replaceAll(SHELL_CHAPTER.slug, chapter.slug)
-      .replaceAll(SHELL_CHAPTER.title, escapeHtml(chapter.title))
-      .replaceAll(SHELL_CHAPTER.level, levelOf(chapter.level))
+      .replaceAll(SHELL_CHAPTER.title, () => escapeHtml(chapter.title))
+      .replaceAll(SHELL_CHAPTER.level, level)
       .replaceAll(String(SHELL_CHAPTER.readingTime), String(chapter.readingTime))
       .replaceAll(SHELL_TRANSFORM_HREF, options.transformHref)
-      // Last, as the tokens above contain it: the shell's own address (og:url) becomes the chapter's.
+      // Last, as the tokens above contain it: the shell's own address (og:url, canonical) becomes the chapter's.
       .replaceAll(SHELL_PATH, `/${chapter.slug}`);
-    const locked = levelOf(chapter.level) !== "Operator";
-    return html(page, 200, locked ? "private, no-store" : "public, max-age=0, must-revalidate");
+    return html(page, 200, level === "Operator" ? cdnCacheHeaders([BOOK_CACHE_TAG]) : NOT_CACHED);
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
-      return html("<!doctype html><title>Unavailable</title><p>The book is unavailable for a moment. Try again shortly.</p>", 503, "no-store");
+      return html("<!doctype html><title>Unavailable</title><p>The book is unavailable for a moment. Try again shortly.</p>", 503, {
+        ...NOT_CACHED,
+        "retry-after": "5",
+      });
     }
     console.error("Could not render a chapter page:", error);
-    return html("<!doctype html><title>Error</title><p>Something went wrong on our side. Try again shortly.</p>", 500, "no-store");
+    return html("<!doctype html><title>Error</title><p>Something went wrong on our side. Try again shortly.</p>", 500, NOT_CACHED);
   }
 }

@@ -3,14 +3,14 @@
  * site (the old one keeps serving meanwhile), then swap it in. A request that arrives while a
  * build runs makes exactly one more build after it, so the last change is always published.
  */
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/types.ts";
 import type { LocalPublisher } from "./publisher.ts";
 import { markFailed, markPublished, markStarted } from "./state.ts";
 
 export interface LocalPublisherOptions {
   db: Database;
-  /** Builds the site from the database's current content and swaps it in. */
-  build: () => Promise<void>;
+  /** Builds the site from the database's current content (if it changed) and swaps it in; answers its content stamp. */
+  build: () => Promise<string>;
   debounceMs?: number;
   log?: (line: string) => void;
   clock?: () => Date;
@@ -53,8 +53,8 @@ export function createLocalPublisher({
       const startedAt = clock();
       try {
         await markStarted(db, startedAt);
-        await build();
-        await markPublished(db, startedAt, clock());
+        const stamp = await build();
+        await markPublished(db, startedAt, stamp, clock());
         log(`Published the content changes (${((clock().getTime() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

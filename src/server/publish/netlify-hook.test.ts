@@ -1,53 +1,110 @@
-/** On Netlify a content change calls the build hook (fetch stubbed: the hook is an https URL). */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+/**
+ * Publishing on Netlify: a content change purges the CDN's cached chapter pages through Netlify's
+ * purge API (twice: at once and SECOND_PURGE_MS later) and calls the build hook only when the
+ * chapter list the static pages show changed (fetch stubbed: both are https calls to Netlify).
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { config, useConfig } from "../config.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
-import { MISSING_HOOK, publishNow, schedulePublish } from "./publisher.ts";
+import { chapters } from "../db/schema.ts";
+import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
+import { MISSING_HOOK, publishNow, schedulePublish, SECOND_PURGE_MS } from "./publisher.ts";
 import { markPublished, readPublishView } from "./state.ts";
 
 describe("publishing on Netlify", () => {
   const previous = config();
   const hook = "https://api.netlify.com/build_hooks/0123456789abcdef";
   let database: DatabaseHandle;
+  let calls: string[];
+
   beforeAll(async () => {
     database = await openDatabase({ driver: "pglite", dataDir: null });
     await database.migrate();
+    process.env.SITE_ID = "test-site";
+    process.env.NETLIFY_PURGE_API_TOKEN = "test-purge-token";
   });
   afterAll(async () => {
     useConfig(previous);
+    delete process.env.SITE_ID;
+    delete process.env.NETLIFY_PURGE_API_TOKEN;
     await database?.close();
+  });
+  beforeEach(() => {
+    calls = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = String(input);
+      calls.push(url === hook ? "hook" : url.endsWith("/api/v1/purge") ? `purge ${String(init?.body)}` : url);
+      return new Response("", { status: 200 });
+    });
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it("calls the build hook once per change, not again while that build runs, and again on Publish", async () => {
-    useConfig({ ...previous, onNetlify: true, buildHookUrl: hook });
-    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("", { status: 200 }));
-    await markPublished(database.db, new Date());
+  const onNetlify = (values: Partial<typeof previous> = {}) =>
+    useConfig({ ...previous, platform: "netlify-functions", deployContext: "production", buildHookUrl: hook, ...values });
+  const publishedNow = async () => markPublished(database.db, new Date(), snapshotStamp(await takeSnapshot(database.db)));
+  const addChapter = (slug: string) => database.db.insert(chapters).values({ slug, title: slug, content: "Text.", order: 1 });
+
+  it("purges the cached pages at once and again a moment later; a text edit needs no build", async () => {
+    onNetlify();
+    await publishedNow();
+    await schedulePublish(database.db); // the list is unchanged: an edit of a chapter's text
+    expect(calls).toEqual(['purge {"cache_tags":["book"],"site_id":"test-site"}']);
+    expect(await readPublishView(database.db)).toMatchObject({ state: "live", pending: false });
+    await new Promise((resolve) => setTimeout(resolve, SECOND_PURGE_MS + 200));
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toBe(calls[0]);
+  });
+
+  it("calls the build hook once per list change, not again while that build runs, and again on Publish", async () => {
+    onNetlify();
+    await publishedNow();
+    await addChapter("a-new-chapter");
     await schedulePublish(database.db);
-    expect(fetch).toHaveBeenCalledTimes(1);
-    expect(fetch.mock.calls[0]![0]).toBe(hook);
-    expect(fetch.mock.calls[0]![1]).toMatchObject({ method: "POST" });
+    expect(calls.filter((call) => call === "hook")).toHaveLength(1);
     expect((await readPublishView(database.db)).state).toBe("publishing");
 
+    await addChapter("another-chapter");
     await schedulePublish(database.db); // a build is under way: it is only marked pending
-    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(calls.filter((call) => call === "hook")).toHaveLength(1);
     expect((await readPublishView(database.db)).pending).toBe(true);
 
     await publishNow(database.db); // Publish now forces another build
-    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(calls.filter((call) => call === "hook")).toHaveLength(2);
+    expect(calls.filter((call) => call.startsWith("purge"))).toHaveLength(3);
   });
 
-  it("records why publishing failed: a refused hook, or no hook configured", async () => {
-    await markPublished(database.db, new Date());
-    useConfig({ ...previous, onNetlify: true, buildHookUrl: hook });
-    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("nope", { status: 404, statusText: "Not Found" }));
+  it("never calls the production build hook from a deploy preview", async () => {
+    onNetlify({ deployContext: "deploy-preview" });
+    await publishedNow();
+    await addChapter("a-preview-chapter");
     await schedulePublish(database.db);
-    const refused = await readPublishView(database.db);
-    expect(refused.state).toBe("failed");
-    expect(refused.error).toContain("the build hook answered 404");
+    expect(calls).not.toContain("hook");
+    expect(calls.filter((call) => call.startsWith("purge"))).toHaveLength(1);
+    expect((await readPublishView(database.db)).error).toMatch(/deploy-preview deploy/);
+  });
 
-    useConfig({ ...previous, onNetlify: true, buildHookUrl: undefined });
+  it("records why publishing failed: a refused hook, no hook configured, a failed purge", async () => {
+    onNetlify();
+    await publishedNow();
+    await addChapter("refused-hook");
+    vi.mocked(fetch).mockImplementation(async (input) =>
+      String(input) === hook ? new Response("nope", { status: 404, statusText: "Not Found" }) : new Response(""),
+    );
+    await schedulePublish(database.db);
+    expect((await readPublishView(database.db)).error).toContain("the build hook answered 404");
+
+    onNetlify({ buildHookUrl: undefined });
     await publishNow(database.db);
     expect((await readPublishView(database.db)).error).toBe(MISSING_HOOK);
+
+    onNetlify();
+    vi.mocked(fetch).mockImplementation(async (input) =>
+      String(input).endsWith("/api/v1/purge") ? new Response("", { status: 401 }) : new Response(""),
+    );
+    await publishedNow();
+    await schedulePublish(database.db);
+    const view = await readPublishView(database.db);
+    expect(view.state).toBe("failed");
+    expect(view.error).toMatch(/cached chapter pages could not be cleared .*401/);
   });
 });

@@ -4,8 +4,8 @@
  * publish sets `startedAt` when it takes its content snapshot. Work is pending while the last
  * change is newer than the last publish's start.
  */
-import { eq, sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { eq, sql } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
 import { publishState } from "../db/schema.ts";
 
 export type PublishStateName = "live" | "publishing" | "failed";
@@ -22,7 +22,7 @@ type Row = typeof publishState.$inferSelect;
 
 export async function readPublishRow(db: Database): Promise<Row> {
   const [row] = await db.select().from(publishState).where(eq(publishState.id, 1));
-  return row ?? { id: 1, state: "live", requestedAt: null, startedAt: null, lastPublishedAt: null, error: null };
+  return row ?? { id: 1, state: "live", requestedAt: null, startedAt: null, lastPublishedAt: null, error: null, siteStamp: null };
 }
 
 export function toPublishView(row: Row): PublishView {
@@ -58,9 +58,9 @@ export async function markStarted(db: Database, now = new Date()): Promise<void>
   await upsert(db, { state: "publishing", startedAt: now, error: null });
 }
 
-/** The publish that started at `startedAt` is live. */
-export async function markPublished(db: Database, startedAt: Date, now = new Date()): Promise<void> {
-  await upsert(db, { state: "live", startedAt, lastPublishedAt: now, error: null });
+/** The publish that started at `startedAt` is live; `siteStamp` is the content stamp it was built from. */
+export async function markPublished(db: Database, startedAt: Date, siteStamp: string, now = new Date()): Promise<void> {
+  await upsert(db, { state: "live", startedAt, lastPublishedAt: now, error: null, siteStamp });
 }
 
 export async function markFailed(db: Database, error: string): Promise<void> {

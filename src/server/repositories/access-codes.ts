@@ -3,9 +3,9 @@
  * code opens nothing, and deactivating it ends its sessions at once.
  */
 import { randomInt } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql, type SQL } from "../db/orm.ts";
 import type { Level } from "../../lib/levels.ts";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/types.ts";
 import { accessCodes, sessions } from "../db/schema.ts";
 import { generatePassword, hashPassword } from "../auth/password.ts";
 import { conflict, notFound } from "../http/errors.ts";
@@ -101,6 +101,7 @@ export async function resetAccessCodePassword(db: Database, login: string, passw
   });
 }
 
-export async function markAccessCodeUsed(db: Database, id: number, now = new Date()): Promise<void> {
-  await db.update(accessCodes).set({ usedAt: now }).where(eq(accessCodes.id, id));
+/** The statement that records a code's use (run with the session it opens: issueSession's `alsoWrite`). */
+export function accessCodeUsedStatement(id: number, now = new Date()): SQL {
+  return sql`UPDATE ${accessCodes} SET "used_at" = ${now} WHERE "id" = ${id}`;
 }

@@ -1,9 +1,9 @@
 /**
  * Reading chapters and subsections. Soft-deleted rows never come back from these functions.
  */
-import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
 import type { Level } from "../../lib/levels.ts";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/types.ts";
 import { chapters, subsections, type ChapterRow, type SubsectionRow } from "../db/schema.ts";
 
 /** What the public chapter list shows: no content. */
@@ -88,4 +88,62 @@ export async function listSubsectionsOf(
 function levelFilter(levels: readonly Level[]) {
   const named = inArray(chapters.level, [...levels]);
   return levels.includes("Operator") ? sql`(${named} or ${chapters.level} is null)` : named;
+}
+
+/** Everything a chapter page shows, read by one statement (the page is a hot path). */
+export interface ChapterPageData {
+  chapter: Chapter;
+  subsections: Array<Pick<Subsection, "id" | "slug" | "title" | "content" | "photo" | "photoAlt" | "order">>;
+  /** The chapters of its level, in reading order (for Previous and Next). */
+  levelChapters: Array<{ slug: string; title: string }>;
+  /** The first Operator chapter's slug (the `transform` call to action's target), if any. */
+  firstOperatorSlug: string | null;
+}
+
+export async function getChapterPage(db: Database, slug: string): Promise<ChapterPageData | undefined> {
+  const result = (await db.execute(sql`
+    SELECT c.id, c.slug, c.title, c.content, c.reading_time, c."order", c.level, c.created_at, c.updated_at,
+      (SELECT coalesce(json_agg(json_build_object('id', s.id, 'slug', s.slug, 'title', s.title, 'content', s.content,
+          'photo', s.photo, 'photoAlt', s.photo_alt, 'order', s."order") ORDER BY s."order", s.id), '[]'::json)
+        FROM ${subsections} s WHERE s.chapter_id = c.id AND s.deleted_at IS NULL) AS parts,
+      (SELECT coalesce(json_agg(json_build_object('slug', l.slug, 'title', l.title) ORDER BY l."order", l.id), '[]'::json)
+        FROM ${chapters} l WHERE l.deleted_at IS NULL AND coalesce(l.level, 'Operator') = coalesce(c.level, 'Operator')) AS level_chapters,
+      (SELECT o.slug FROM ${chapters} o WHERE o.deleted_at IS NULL AND coalesce(o.level, 'Operator') = 'Operator'
+        ORDER BY o."order", o.id LIMIT 1) AS first_operator
+    FROM ${chapters} c WHERE c.slug = ${slug} AND c.deleted_at IS NULL`)) as unknown as {
+    rows: Array<{
+      id: number;
+      slug: string;
+      title: string;
+      content: string;
+      reading_time: number;
+      order: number;
+      level: string | null;
+      created_at: Date | string;
+      updated_at: Date | string;
+      parts: ChapterPageData["subsections"] | string;
+      level_chapters: ChapterPageData["levelChapters"] | string;
+      first_operator: string | null;
+    }>;
+  };
+  const row = result.rows[0];
+  if (!row) return undefined;
+  // Drivers differ on json columns: parsed by pg and Neon, text in PGlite's raw results.
+  const parsed = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
+  return {
+    chapter: {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      content: row.content,
+      readingTime: row.reading_time,
+      order: row.order,
+      level: row.level,
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+    },
+    subsections: parsed(row.parts),
+    levelChapters: parsed(row.level_chapters),
+    firstOperatorSlug: row.first_operator,
+  };
 }

@@ -7,20 +7,13 @@
  */
 import sharp from "sharp";
 import { HttpError } from "../http/errors.ts";
+import type { ImageKind } from "./image-kinds.ts";
+
+export type { ImageKind } from "./image-kinds.ts";
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
 
-export type ImageKind = "jpeg" | "png" | "webp" | "gif" | "avif";
-
-export const EXTENSIONS: Record<ImageKind, string> = { jpeg: "jpg", png: "png", webp: "webp", gif: "gif", avif: "avif" };
-export const CONTENT_TYPES: Record<ImageKind, string> = {
-  jpeg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-  gif: "image/gif",
-  avif: "image/avif",
-};
 
 const ascii = (bytes: Uint8Array, start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
 

@@ -1,5 +1,6 @@
 /**
- * Where uploaded photos live: DATA_DIR/uploads locally, the Netlify Blobs store "photos" on Netlify.
+ * Where uploaded photos live: DATA_DIR/uploads locally, the Netlify Blobs store "photos" in a
+ * Netlify Function (never the function's disk, which is read-only and lost with the instance).
  * Names are chosen by the server (random, with the right extension), so a stored name is never
  * a path a client chose.
  */
@@ -7,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { config } from "../config.ts";
-import { CONTENT_TYPES, EXTENSIONS, type ImageKind } from "./image.ts";
+import { CONTENT_TYPES, EXTENSIONS, type ImageKind } from "./image-kinds.ts";
 
 export const PHOTO_NAME = /^[a-f0-9]{32}\.(jpg|png|webp|gif|avif)$/;
 
@@ -19,12 +20,21 @@ export const contentTypeOf = (name: string) => TYPE_BY_EXTENSION[name.slice(name
 
 export const newPhotoName = (kind: ImageKind) => `${randomBytes(16).toString("hex")}.${EXTENSIONS[kind]}`;
 
+export interface StoredPhoto {
+  name: string;
+  storedAt: Date;
+}
+
 export interface PhotoStore {
   put(name: string, bytes: Uint8Array): Promise<void>;
   get(name: string): Promise<Uint8Array | null>;
+  /** Every stored photo, with when it was stored (the retention job's view). */
+  list(): Promise<StoredPhoto[]>;
+  delete(name: string): Promise<void>;
 }
 
-const localStore = (dir: string): PhotoStore => ({
+/** Photos as files in `dir` (DATA_DIR/uploads locally). */
+export const localPhotoStore = (dir: string): PhotoStore => ({
   async put(name, bytes) {
     await fs.mkdir(dir, { recursive: true });
     const temporary = path.join(dir, `.${name}.partial`);
@@ -39,18 +49,49 @@ const localStore = (dir: string): PhotoStore => ({
       throw error;
     }
   },
+  async list() {
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const photos = names.filter((name) => PHOTO_NAME.test(name));
+    return Promise.all(photos.map(async (name) => ({ name, storedAt: (await fs.stat(path.join(dir, name))).mtime })));
+  },
+  async delete(name) {
+    await fs.rm(path.join(dir, name), { force: true });
+  },
 });
 
 const blobStore = (): PhotoStore => ({
   async put(name, bytes) {
     const { getStore } = await import("@netlify/blobs");
     const copy = new Uint8Array(bytes);
-    await getStore("photos").set(name, copy.buffer, { metadata: { contentType: contentTypeOf(name) } });
+    await getStore("photos").set(name, copy.buffer, { metadata: { contentType: contentTypeOf(name), storedAt: new Date().toISOString() } });
   },
   async get(name) {
     const { getStore } = await import("@netlify/blobs");
     const data = await getStore("photos").get(name, { type: "arrayBuffer" });
     return data ? new Uint8Array(data) : null;
+  },
+  async list() {
+    const { getStore } = await import("@netlify/blobs");
+    const store = getStore("photos");
+    const { blobs } = await store.list();
+    const photos = await Promise.all(
+      blobs.map(async ({ key }) => {
+        const stored = (await store.getMetadata(key))?.metadata.storedAt;
+        // A photo stored before its time was recorded counts as stored now: never removed early.
+        return { name: key, storedAt: typeof stored === "string" ? new Date(stored) : new Date() };
+      }),
+    );
+    return photos.filter((photo) => PHOTO_NAME.test(photo.name));
+  },
+  async delete(name) {
+    const { getStore } = await import("@netlify/blobs");
+    await getStore("photos").delete(name);
   },
 });
 
@@ -60,7 +101,7 @@ let override: PhotoStore | undefined;
 export function photoStore(): PhotoStore {
   if (override) return override;
   const settings = config();
-  return settings.onNetlify ? blobStore() : localStore(path.join(settings.dataDir, "uploads"));
+  return settings.platform === "local" ? localPhotoStore(path.join(settings.dataDir, "uploads")) : blobStore();
 }
 
 /** Replaces the store (tests). */

@@ -5,7 +5,7 @@
  *   PUT  /api/admin/access-codes/{login}/active {active}  200 the code; deactivating ends its sessions
  *   POST /api/admin/access-codes/{login}/reset-password   200 {login, password, level}; ends its sessions
  */
-import { z } from "zod";
+import { z } from "../../../lib/zod.ts";
 import { accessCodeInput } from "../../../lib/content-schemas.ts";
 import { requireAdmin } from "../../access/admin.ts";
 import { database } from "../../db/index.ts";

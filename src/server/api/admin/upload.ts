@@ -1,17 +1,17 @@
 /**
  * POST /api/upload      multipart field `photo` → 200 {photoUrl: "/uploads/NAME"}; admin only
- * GET  /uploads/{name}  the stored photo, cached for a year (its name never changes meaning)
+ * (GET /uploads/{name} is src/server/api/photos.ts: serving needs no image library.)
  *
  * The body is read with a hard cap before parsing (a missing or false Content-Length cannot get
  * past it): 413 beyond 4 MB, 415 for anything but JPEG/PNG/WebP/GIF/AVIF by content, 413 beyond
  * the pixel cap, and metadata is stripped (src/server/uploads/image.ts).
  */
 import { requireAdmin } from "../../access/admin.ts";
-import { HttpError, badRequest, notFound } from "../../http/errors.ts";
+import { HttpError, badRequest } from "../../http/errors.ts";
 import { readBody, requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
 import { cleanImage, MAX_UPLOAD_BYTES } from "../../uploads/image.ts";
-import { contentTypeOf, newPhotoName, PHOTO_NAME, photoStore } from "../../uploads/photo-store.ts";
+import { newPhotoName, photoStore } from "../../uploads/photo-store.ts";
 
 /** Room for the multipart boundaries and part headers around the file. */
 const MULTIPART_OVERHEAD = 16 * 1024;
@@ -44,21 +44,5 @@ export const uploadPhoto = route({
     const name = newPhotoName(image.kind);
     await photoStore().put(name, image.bytes);
     return json({ photoUrl: `/uploads/${name}` });
-  },
-});
-
-export const servePhoto = route<[name: string]>({
-  GET: async (_request, name) => {
-    const bytes = PHOTO_NAME.test(name) ? await photoStore().get(name) : null;
-    if (!bytes) throw notFound("No photo has this address.");
-    return new Response(new Uint8Array(bytes), {
-      headers: {
-        "content-type": contentTypeOf(name),
-        "content-length": String(bytes.byteLength),
-        "cache-control": "public, max-age=31536000, immutable",
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-      },
-    });
   },
 });

@@ -1,0 +1,118 @@
+/**
+ * The local host's stand-in for Netlify's CDN cache of function answers, honouring the same
+ * headers, so a page behaves alike on both (docs/decisions/0007):
+ * - only a GET answer whose `Netlify-CDN-Cache-Control` (or `CDN-Cache-Control`) is cacheable
+ *   (not private or no-store, with an s-maxage or max-age above 0) and that sets no cookie is kept;
+ * - it is keyed by path and query, tagged by `Netlify-Cache-Tag` (or `Cache-Tag`), and kept until
+ *   it expires or a purge names one of its tags (or a new site is swapped in: a "deploy");
+ * - those headers never reach the browser, as on Netlify; `Cache-Status` tells a hit from a miss.
+ * An answer that was being made while a purge happened is not kept: it may hold what was purged.
+ */
+
+export interface CachedAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array;
+  tags: Set<string>;
+  expires: number;
+  etag: string | null;
+}
+
+const CDN_HEADERS = ["netlify-cdn-cache-control", "cdn-cache-control", "netlify-cache-tag", "cache-tag", "netlify-vary"];
+
+/** How long the CDN may keep an answer, in seconds (0: not at all), from its headers. */
+export function cdnLifetime(headers: Headers): number {
+  const policy = headers.get("netlify-cdn-cache-control") ?? headers.get("cdn-cache-control");
+  if (!policy || headers.has("set-cookie")) return 0;
+  const directives = new Map(
+    policy.split(",").map((part) => {
+      const [name, value] = part.trim().toLowerCase().split("=");
+      return [name!, value] as const;
+    }),
+  );
+  if (directives.has("private") || directives.has("no-store") || directives.has("no-cache")) return 0;
+  const seconds = Number(directives.get("s-maxage") ?? directives.get("max-age") ?? 0);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+}
+
+export class CdnCache {
+  private readonly entries = new Map<string, CachedAnswer>();
+  private generation = 0;
+  private readonly maxEntries: number;
+  private readonly clock: () => number;
+
+  constructor({ maxEntries = 2000, clock = () => Date.now() }: { maxEntries?: number; clock?: () => number } = {}) {
+    this.maxEntries = maxEntries;
+    this.clock = clock;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Answers `request` from the cache, or from `origin` (keeping the answer when its headers allow). */
+  async fetch(request: Request, origin: () => Promise<Response>): Promise<Response> {
+    if (request.method !== "GET" && request.method !== "HEAD") return origin();
+    const url = new URL(request.url);
+    const key = url.pathname + url.search;
+    const cached = this.entries.get(key);
+    if (cached && cached.expires > this.clock()) {
+      // Most recently used last: the oldest entry goes first when the cache is full.
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return answer(request, cached, "hit");
+    }
+    if (cached) this.entries.delete(key);
+    const generation = this.generation;
+    const response = await origin();
+    const lifetime = request.method === "GET" ? cdnLifetime(response.headers) : 0;
+    const headers = [...response.headers].filter(([name]) => !CDN_HEADERS.includes(name) && name !== "set-cookie");
+    if (lifetime === 0) return withoutCdnHeaders(response, "fwd=miss");
+    const entry: CachedAnswer = {
+      status: response.status,
+      headers,
+      body: new Uint8Array(await response.arrayBuffer()),
+      tags: new Set(
+        (response.headers.get("netlify-cache-tag") ?? response.headers.get("cache-tag") ?? "")
+          .split(",")
+          .map((tag) => tag.trim())
+          .filter(Boolean),
+      ),
+      expires: this.clock() + lifetime * 1000,
+      etag: response.headers.get("etag"),
+    };
+    if (generation === this.generation) {
+      this.entries.set(key, entry);
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return answer(request, entry, "fwd=miss; stored");
+  }
+
+  /** Drops the answers carrying any of `tags`, or every answer when no tags are given. */
+  purge(tags?: readonly string[]): void {
+    this.generation++;
+    if (!tags) {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, entry] of this.entries) {
+      if (tags.some((tag) => entry.tags.has(tag))) this.entries.delete(key);
+    }
+  }
+}
+
+function answer(request: Request, entry: CachedAnswer, status: string): Response {
+  const headers = new Headers(entry.headers);
+  headers.set("cache-status", `"Netlify Edge"; ${status}`);
+  if (entry.etag && request.headers.get("if-none-match") === entry.etag) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(request.method === "HEAD" ? null : entry.body.slice(), { status: entry.status, headers });
+}
+
+function withoutCdnHeaders(response: Response, status: string): Response {
+  const headers = new Headers(response.headers);
+  for (const name of CDN_HEADERS) headers.delete(name);
+  headers.set("cache-status", `"Netlify Edge"; ${status}`);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,325 @@
+/**
+ * The production check: the site built by its build command in Netlify's production context,
+ * every function packed by Netlify's own bundler with netlify.toml's settings, each zip's size and
+ * content checked, then every bundle run as Lambda instances (two or more of each) with only the
+ * environment functions get at run time, against a real PostgreSQL through `pg` and through the
+ * Neon driver, and driven as a reader, a client and the operator would (emulator.ts says what is
+ * Netlify's and what is emulated). What it cannot prove is a real deploy: Netlify's own proxy,
+ * CDN and purge latency, and Neon itself.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { publishState } from "../../src/server/db/schema.ts";
+import { seed } from "../../src/server/content/seed.ts";
+import { markPublished } from "../../src/server/publish/state.ts";
+import { listChapters } from "../../src/server/repositories/chapters.ts";
+import { adminLogin, asAdmin } from "../support/admin.ts";
+import { jsonPost, loginAs } from "../support/auth.ts";
+import { createScratchDatabase, testDatabaseUrl } from "../support/databases.ts";
+import { startNeonRelay, type Relay } from "../support/neon-relay.ts";
+import { projectRoot } from "../support/product-server.ts";
+import { BUILD_HOOK_URL, SITE_URL, startNetlifyEmulator, type NetlifyEmulator } from "./emulator.ts";
+import { copyProject, filesOf, packFunctions, type PackedFunction } from "./pack.ts";
+
+const baseUrl = testDatabaseUrl();
+const MB = 1024 * 1024;
+/** Netlify refuses a function whose zip is larger (docs: Functions > Get started > limits). */
+const NETLIFY_ZIP_LIMIT = 50 * MB;
+const SESSION_SECRET = "a-session-secret-of-the-production-check-0123456789";
+/** Netlify's own working folder (git ignores it): on the filesystem of node_modules, which the copy hard-links. */
+const WORK = path.join(projectRoot, ".netlify", "production-check");
+
+describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netlify does", () => {
+  const root = path.join(WORK, "site");
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let functions: PackedFunction[];
+  /** The content stamp the production build recorded for the site it built. */
+  let builtStamp: string;
+  const byName = (name: string) => functions.find((fn) => fn.name === name)!;
+
+  beforeAll(async () => {
+    copyProject(projectRoot, root);
+    scratch = await createScratchDatabase(baseUrl!);
+    // Netlify's build command in the production context: NETLIFY and CONTEXT exist only here.
+    const build = spawnSync(process.execPath, ["src/server/build/build-site.ts"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, NETLIFY: "true", CONTEXT: "production", DATABASE_URL: scratch.url, SITE_URL, DATA_DIR: path.join(root, ".data"), SITE_DIR: "" },
+    });
+    if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}\n${build.stderr}`);
+    const built = await openDatabase({ driver: "pg", url: scratch.url });
+    try {
+      ({ siteStamp: builtStamp } = (await built.db.select().from(publishState))[0] as { siteStamp: string });
+    } finally {
+      await built.close();
+    }
+    expect(builtStamp).toMatch(/\S/);
+    // Then, as on Netlify, the functions are bundled (after the build: chapter pages need its shell).
+    functions = await packFunctions(root, path.join(root, ".netlify", "functions"));
+  }, 300_000);
+
+  afterAll(async () => {
+    await scratch?.drop();
+    fs.rmSync(WORK, { recursive: true, force: true });
+  });
+
+  describe("the bundles", () => {
+    it("packs every function, each within Netlify's 50 MB and our budgets", () => {
+      const sources = fs.readdirSync(path.join(projectRoot, "netlify/functions")).filter((file) => file.endsWith(".ts"));
+      expect(functions.map((fn) => fn.name).sort()).toEqual(sources.map((file) => file.replace(/\.ts$/, "")).sort());
+      for (const fn of functions) {
+        expect(fn.bytes, fn.name).toBeLessThan(NETLIFY_ZIP_LIMIT);
+        expect(fn.bytes, `${fn.name} zipped`).toBeLessThanOrEqual(fn.name === "upload" ? 20 * MB : 1 * MB);
+        expect(fn.runtimeVersion, fn.name).toBe("nodejs24.x");
+      }
+    });
+
+    it("keeps the embedded database and the node binary out of every bundle, and sharp in the upload only", () => {
+      for (const fn of functions) {
+        const files = filesOf(fn);
+        expect(files.filter((file) => file.includes("@electric-sql/pglite")), fn.name).toEqual([]);
+        expect(files.filter((file) => /node_modules\/node(-bin[^/]*)?\//.test(file)), fn.name).toEqual([]);
+        expect(files.some((file) => /node_modules\/(sharp|@img)\//.test(file)), fn.name).toBe(fn.name === "upload");
+      }
+    });
+
+    it("bundles the pages the chapter function fills in, from this deploy's build", () => {
+      const files = filesOf(byName("chapter-page"));
+      for (const page of ["dist/chapter-shell.html", "dist/chapter-not-found.html", "dist/404.html"]) expect(files).toContain(page);
+      expect(fs.readFileSync(path.join(byName("chapter-page").dir, "dist/chapter-shell.html"), "utf8")).toBe(
+        fs.readFileSync(path.join(root, "dist/chapter-shell.html"), "utf8"),
+      );
+      expect(filesOf(byName("assessment-complete"))).toContain("content/assessment.yaml");
+    });
+  });
+
+  for (const driver of ["pg", "neon"] as const) {
+    describe(`run on PostgreSQL through ${driver}`, () => {
+      let database: DatabaseHandle;
+      let url: string;
+      let dropOwn: (() => Promise<void>) | undefined;
+      let relay: Relay | undefined;
+      let site: NetlifyEmulator;
+
+      beforeAll(async () => {
+        if (driver === "pg") {
+          url = scratch.url; // the database the production build migrated and seeded
+        } else {
+          const own = await createScratchDatabase(baseUrl!);
+          ({ url } = own);
+          dropOwn = own.drop;
+          relay = await startNeonRelay();
+        }
+        database = await openDatabase({ driver: "pg", url });
+        if (driver === "neon") {
+          // The same seed book, and the publish state of the deploy built from it.
+          await database.migrate();
+          await seed(database.db);
+          await markPublished(database.db, new Date(), builtStamp);
+        }
+        site = await startNetlifyEmulator({
+          functions,
+          siteDir: path.join(root, "dist"),
+          variables: {
+            DATABASE_URL: url,
+            SESSION_SECRET,
+            BUILD_HOOK_URL,
+            ...(driver === "neon" ? { DATABASE_DRIVER: "neon" } : {}),
+          },
+          neonRelayPort: relay?.port,
+        });
+      }, 120_000);
+
+      afterAll(async () => {
+        await site?.close();
+        await database?.close();
+        await relay?.close();
+        await dropOwn?.();
+      });
+
+      it("answers every /api route of the manifest, never with a 5xx, and JSON from the API", async () => {
+        const [first] = await listChapters(database.db);
+        const sample: Record<string, string> = { slug: first!.slug, chapterId: String(first!.id), id: String(first!.id), login: "nobody", name: "0".repeat(32) + ".jpg" };
+        const paths = functions.flatMap((fn) => fn.routes.map((route) => route.pattern)).filter((p) => p.startsWith("/api/"));
+        expect(paths.length).toBeGreaterThan(20);
+        for (const pattern of [...paths, "/api/no-such-route"]) {
+          const pathname = pattern.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? "1");
+          const response = await site.fetch(pathname);
+          expect(response.status, `${pathname}\n${site.logs()}`).toBeLessThan(500);
+          expect(response.headers.get("content-type"), pathname).toMatch(/^application\/json/);
+        }
+      }, 120_000);
+
+      it("signs a client in and serves a locked chapter only with that session, from several instances", async () => {
+        const chapters = await listChapters(database.db);
+        const locked = chapters.find((c) => c.level === "Architect")!;
+        expect((await site.fetch(`/${locked.slug}`)).headers.get("location")).toBe("/resume");
+        const { cookie } = await loginAs(site.fetch, database.db, "Architect");
+        expect(cookie).toMatch(/^__Host-sb_reader=/);
+        for (let i = 0; i < 3; i++) {
+          const page = await site.fetch(`/${locked.slug}`, { headers: { cookie } });
+          expect(page.status).toBe(200);
+          expect(page.headers.get("cache-control")).toBe("private, no-store");
+          expect(await page.text()).toContain(`<h1 class="mt-1 font-serif text-2xl leading-tight sm:text-3xl">${locked.title}</h1>`);
+        }
+        expect((await site.fetch("/api/auth/session", { headers: { cookie } })).status).toBe(200);
+        expect(site.instances("chapter-page")).toBeGreaterThanOrEqual(2);
+        expect(site.instances("auth-validate")).toBeGreaterThanOrEqual(2);
+      });
+
+      it("runs a scan from start to result", async () => {
+        const start = await site.fetch("/api/assessment/session", jsonPost({}));
+        expect(start.status).toBe(201);
+        const { id } = (await start.json()) as { id: string };
+        for (let question = 1; question <= 15; question++) {
+          const saved = await site.fetch("/api/assessment/response", jsonPost({ sessionId: id, questionNumber: question, answer: "B" }));
+          expect(saved.status, String(question)).toBeLessThan(300);
+        }
+        const done = await site.fetch(`/api/assessment/session/${id}/complete`, jsonPost({ name: "Ada", email: "ada@example.com" }));
+        expect(done.status).toBe(200);
+        expect(await done.json()).toMatchObject({ totalScore: expect.any(Number), level: expect.any(String), description: expect.any(String) });
+      });
+
+      it("makes an admin edit live at once, withdraws a chapter moved to a locked level at once, and publishes through the build hook", async () => {
+        const { cookie } = await adminLogin(site.fetch, database.db);
+        const chapters = await listChapters(database.db);
+        const open = chapters.filter((c) => c.level === "Operator")[1]!;
+        // A reader's visit puts the page in the CDN's cache; the next one is served from there.
+        expect((await site.fetch(`/${open.slug}`)).headers.get("cache-status")).toContain("stored");
+        expect((await site.fetch(`/${open.slug}`)).headers.get("cache-status")).toContain("hit");
+
+        const full = (await (await site.fetch(`/api/admin/chapters`, asAdmin(cookie))).json()) as Array<Record<string, unknown>>;
+        const row = full.find((c) => c.slug === open.slug)!;
+        const edit = { slug: row.slug, title: row.title, readingTime: row.readingTime, order: row.order, level: row.level };
+        const hooksBefore = site.buildHookCalls;
+        const edited = await site.fetch(`/api/admin/chapters/${row.id}`, asAdmin(cookie, "PUT", { ...edit, content: "A sentence written on the live site." }));
+        expect(edited.status).toBe(200);
+        const after = await site.fetch(`/${open.slug}`);
+        expect(await after.text()).toContain("A sentence written on the live site.");
+        expect(site.purges.at(-1)).toEqual(["book"]);
+        // A text edit leaves the static pages' chapter list as it was: no build needed.
+        expect(site.buildHookCalls).toBe(hooksBefore);
+        expect(await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()).toMatchObject({ state: "live", pending: false });
+
+        // Cached again, then moved to Mastermind: not served to anyone without access once the save returns.
+        await site.fetch(`/${open.slug}`);
+        expect((await site.fetch(`/${open.slug}`)).headers.get("cache-status")).toContain("hit");
+        const moved = await site.fetch(`/api/admin/chapters/${row.id}`, asAdmin(cookie, "PUT", { ...edit, content: "Now locked.", level: "Mastermind" }));
+        expect(moved.status).toBe(200);
+        const savedAt = performance.now();
+        const anonymous = await site.fetch(`/${open.slug}`);
+        expect(anonymous.status).toBe(302);
+        expect(anonymous.headers.get("location")).toBe("/resume");
+        expect((await site.fetch(`/api/chapters/${open.slug}`)).status).toBe(401);
+        expect(performance.now() - savedAt).toBeLessThan(1000);
+        // The list changed: the static pages are rebuilt through the build hook.
+        expect(site.buildHookCalls).toBe(hooksBefore + 1);
+        expect(await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()).toMatchObject({ state: "publishing" });
+
+        const published = await site.fetch("/api/admin/publish", asAdmin(cookie, "POST"));
+        expect(published.status).toBe(202);
+        expect(site.buildHookCalls).toBe(hooksBefore + 2);
+      }, 60_000);
+
+      it("pages the submissions and streams their CSV from the database after the handler returned", async () => {
+        for (let i = 0; i < 2; i++) expect((await site.fetch("/api/assessment/session", jsonPost({}))).status).toBe(201);
+        const { cookie } = await adminLogin(site.fetch, database.db);
+        const page = (await (await site.fetch("/api/admin/assessment/sessions?limit=1", asAdmin(cookie))).json()) as { total: number; nextCursor: string | null };
+        expect(page.total).toBeGreaterThan(1);
+        expect(page.nextCursor).not.toBeNull();
+        const csv = await site.fetch("/api/admin/assessment/sessions.csv", asAdmin(cookie));
+        expect(csv.status, site.logs()).toBe(200);
+        expect((await csv.text()).trimEnd().split("\r\n")).toHaveLength(page.total + 1);
+      });
+
+      it("stores an uploaded photo in Netlify Blobs and serves it without the image library", async () => {
+        const { cookie } = await adminLogin(site.fetch, database.db);
+        const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+        const form = new FormData();
+        form.set("photo", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "photo.jpg");
+        const uploaded = await site.fetch("/api/upload", { method: "POST", headers: { cookie, origin: SITE_URL }, body: form });
+        expect(uploaded.status, site.logs()).toBe(200);
+        const { photoUrl } = (await uploaded.json()) as { photoUrl: string };
+        const served = await site.fetch(photoUrl);
+        expect(served.status).toBe(200);
+        expect(served.headers.get("content-type")).toBe("image/jpeg");
+        expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(40);
+      });
+
+      it("opens a connection per request and closes it after, even with requests at once on several instances", async () => {
+        const name = new URL(url).pathname.slice(1);
+        const observer = new pg.Client({ connectionString: baseUrl });
+        await observer.connect();
+        // Every connection to this database but the test's own (its pool is closed first).
+        const held = async () =>
+          Number(
+            (await observer.query<{ count: string }>("select count(*) from pg_stat_activity where datname = $1", [name])).rows[0]!.count,
+          );
+        try {
+          await database.close();
+          const responses = await Promise.all(Array.from({ length: 8 }, () => site.fetch("/api/chapters")));
+          for (const response of responses) expect(response.status).toBe(200);
+          expect(site.instances("chapters")).toBeGreaterThanOrEqual(2);
+          let left = await held();
+          for (let tries = 0; left > 0 && tries < 50; tries++) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            left = await held();
+          }
+          expect(left, "connections the functions left open").toBe(0);
+        } finally {
+          await observer.end();
+          database = await openDatabase({ driver: "pg", url });
+        }
+      });
+    });
+  }
+
+  describe("misconfigured, or out of connections", () => {
+    /** One request to GET /api/chapters on fresh instances with these variables. */
+    async function chaptersWith(variables: Record<string, string>, deployContext = "production") {
+      const site = await startNetlifyEmulator({ functions: [byName("chapters")], siteDir: path.join(root, "dist"), variables, deployContext });
+      try {
+        const response = await site.fetch("/api/chapters");
+        return { status: response.status, body: await response.text(), logs: site.logs() };
+      } finally {
+        await site.close();
+      }
+    }
+
+    it("answers 503 and names the missing variable in the function log, never falling back", async () => {
+      const noDatabase = await chaptersWith({ SESSION_SECRET, BUILD_HOOK_URL });
+      expect(noDatabase.status).toBe(503);
+      expect(noDatabase.logs).toMatch(/DATABASE_URL is not set.*Functions scope/);
+      const noSecret = await chaptersWith({ DATABASE_URL: scratch.url, BUILD_HOOK_URL });
+      expect(noSecret.status).toBe(503);
+      expect(noSecret.logs).toMatch(/SESSION_SECRET is not set/);
+      const noHook = await chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET });
+      expect(noHook.status).toBe(503);
+      expect(noHook.logs).toMatch(/BUILD_HOOK_URL is not set/);
+      // A deploy preview never calls the production build hook, so it does not need one.
+      expect((await chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET }, "deploy-preview")).status).toBe(200);
+    }, 60_000);
+
+    it("answers 503, not 500, when the database refuses the connection (too many connections, 53300)", async () => {
+      const role = `sb_no_slots_${process.pid}`;
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 0`);
+      try {
+        const limited = new URL(scratch.url);
+        limited.username = role;
+        const answer = await chaptersWith({ DATABASE_URL: limited.href, SESSION_SECRET, BUILD_HOOK_URL });
+        expect(answer.status, answer.logs).toBe(503);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "database_unavailable" } });
+      } finally {
+        await admin.query(`DROP ROLE ${role}`);
+        await admin.end();
+      }
+    }, 60_000);
+  });
+});
