@@ -7,14 +7,13 @@ import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
 import type { Level } from "../lib/levels.ts";
 import { notify } from "../lib/notify.ts";
-import { isSignedOutError, logMutationError, type AccessCodeEntry, type IssuedCode } from "./admin-api.ts";
+import { isSignedOutError, type AccessCodeEntry, type IssuedCode } from "./admin-api.ts";
 import { sessionEnded } from "./admin-session.ts";
 
 export const $accessCodes = atom<AccessCodeEntry[]>([]);
 export const $accessCodesError = atom<string | null>(null);
 
 function failure(error: unknown, description: string): void {
-  logMutationError(error);
   if (isSignedOutError(error)) return sessionEnded();
   notify({ title: "Error", description, variant: "destructive" });
 }

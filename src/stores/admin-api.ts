@@ -1,6 +1,7 @@
 /**
  * The admin API's shapes (src/server/api/admin/README.md) and the few helpers the admin stores
- * share. Every call goes through `apiRequest`, so a failure is an Error "{status}: {body}".
+ * share. Every call goes through `apiRequest`, so a failure is an ApiError "{status}: {text}",
+ * already logged when it was a mutation.
  */
 import type { BodySubsection } from "../lib/chapter-body.ts";
 import { ApiError } from "../lib/api-client.ts";
@@ -96,11 +97,6 @@ export interface PublishStatus {
 /** Whether an error means the admin session is gone (expired or signed out elsewhere). */
 export function isSignedOutError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
-}
-
-/** SPEC.md section 8: every failed mutation is logged with this text. */
-export function logMutationError(error: unknown): void {
-  console.error("Query mutation error:", error);
 }
 
 /** An access code's `isActive` is stored as text ("true"/"false"); accept a boolean too. */

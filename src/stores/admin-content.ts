@@ -13,7 +13,6 @@ import { levelOf } from "../lib/levels.ts";
 import { notify } from "../lib/notify.ts";
 import {
   isSignedOutError,
-  logMutationError,
   type AdminChapter,
   type AdminSubsection,
   type ChapterPayload,
@@ -33,9 +32,8 @@ export const $subsections = atom<Record<number, AdminSubsection[] | undefined>>(
 
 const success = (description: string) => notify({ title: "Success", description });
 
-/** Logs a failed mutation and shows its toast, or the sign-in form when the session ended. */
+/** Shows a failed mutation's toast, or the sign-in form when the session ended. */
 function failure(error: unknown, description: string): void {
-  logMutationError(error);
   if (isSignedOutError(error)) return sessionEnded();
   notify({ title: "Error", description, variant: "destructive" });
 }

@@ -6,7 +6,7 @@
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
 import { notify } from "../lib/notify.ts";
-import { logMutationError, type PublishStatus } from "./admin-api.ts";
+import type { PublishStatus } from "./admin-api.ts";
 
 export const PUBLISH_POLL_MS = 2000;
 
@@ -32,7 +32,6 @@ export async function publishNow(): Promise<void> {
   try {
     await apiRequest("POST", "/api/admin/publish");
   } catch (error) {
-    logMutationError(error);
     notify({ title: "Error", description: `Failed to publish: ${errorMessage(error)}`, variant: "destructive" });
   }
   await refreshPublish();

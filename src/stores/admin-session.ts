@@ -5,8 +5,7 @@
  */
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
-import { notify } from "../lib/notify.ts";
-import { logMutationError } from "./admin-api.ts";
+import { dismiss, notify } from "../lib/notify.ts";
 
 export type AdminSessionState =
   | { status: "loading" }
@@ -39,10 +38,10 @@ export async function loadAdminSession(): Promise<void> {
 export async function signIn(email: string, password: string): Promise<boolean> {
   try {
     const answer = await apiRequest<{ email: string }>("POST", "/api/admin/login", { email, password });
+    dismiss(); // an earlier 'Access Denied' is answered
     $adminSession.set({ status: "signed-in", email: answer.email });
     return true;
   } catch (error) {
-    logMutationError(error);
     notify({ title: "Access Denied", description: errorMessage(error), variant: "destructive" });
     return false;
   }
@@ -56,7 +55,6 @@ export async function setUpFirstAdmin(token: string, email: string, password: st
     notify({ title: "Success", description: "Admin account created" });
     return true;
   } catch (error) {
-    logMutationError(error);
     notify({ title: "Setup failed", description: errorMessage(error), variant: "destructive" });
     return false;
   }
@@ -67,8 +65,7 @@ export async function signOut(): Promise<void> {
     await apiRequest("POST", "/api/admin/logout");
     $adminSession.set({ status: "signed-out", setupRequired: false });
     notify({ title: "System Exit", description: "You have been logged out" });
-  } catch (error) {
-    logMutationError(error);
+  } catch {
     notify({ title: "Logout failed", variant: "destructive" });
   }
 }

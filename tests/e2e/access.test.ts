@@ -39,15 +39,18 @@ test("logging in at /resume: the button waits for both fields, the toast welcome
   expect(await page.evaluate(() => localStorage.getItem("systemAuth"))).toBeNull();
 });
 
-test("a wrong password shows 'Access Denied' and keeps the form", async ({ page }) => {
+test("a wrong password shows 'Access Denied' with '{status}: {message}', logs the failed mutation and keeps the form", async ({ page }) => {
+  const logged: string[] = [];
+  page.on("console", (message) => logged.push(message.text()));
   await page.goto("/resume");
   await hydrated(page);
   await page.getByLabel("Access Code").fill(codeFor("Mastermind").login);
   await page.getByLabel("Password").fill("definitely-wrong");
   await page.getByRole("button", { name: "Enter" }).click();
   await expect(page.getByText("Access Denied")).toBeVisible();
-  await expect(page.getByText("Invalid access code or password.")).toBeVisible();
+  await expect(page.getByText("401: Invalid access code or password.", { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
+  expect(logged.some((text) => text.startsWith("Query mutation error:"))).toBe(true);
 });
 
 test("corrupt stored auth data is removed and the server's answer wins", async ({ page }) => {

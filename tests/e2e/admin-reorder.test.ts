@@ -99,7 +99,7 @@ test.describe("chapters", () => {
     );
     await chapterCard(page, b.title).focus();
     await page.keyboard.press("Alt+ArrowUp");
-    await expect(toast(page)).toContainText("Failed to reorder chapters: The list changed meanwhile.");
+    await expect(toast(page)).toContainText("Failed to reorder chapters: 409: The list changed meanwhile.");
     // The toast shows when the refusal arrives; the reloaded list follows it.
     await expect
       .poll(async () => {

@@ -261,12 +261,16 @@ test.describe("the Mental Operating System Scan", () => {
     await expectResult(page, answers);
   });
 
-  test("a failing session start shows the error toast", async ({ page }) => {
-    await page.route("**/api/assessment/session", (route) =>
-      route.fulfill({ status: 503, contentType: "application/json", body: '{"error":{"code":"database_unavailable","message":"x"}}' }),
-    );
+  test("a failing session start shows the error toast; the start, with the spec's payload, is sent once", async ({ page }) => {
+    const sent: unknown[] = [];
+    await page.route("**/api/assessment/session", (route) => {
+      sent.push(route.request().postDataJSON());
+      return route.fulfill({ status: 503, contentType: "application/json", body: '{"error":{"code":"database_unavailable","message":"x"}}' });
+    });
     await page.goto("/assessment");
     await expect(toast(page, "Error")).toContainText("Failed to start assessment. Please try again.");
+    await page.waitForTimeout(2500); // longer than any retry would wait
+    expect(sent).toEqual([{ userId: null, completed: "false", score: null, scoreBreakdown: null }]);
   });
 
   for (const theme of ["dark", "light"] as const) {

@@ -324,6 +324,19 @@ test("/ shows the list error as 'Error loading chapters: {message}'", async ({ p
   await expect(page.getByText("Error loading chapters: 503: Down for a moment")).toBeVisible();
 });
 
+test("/ retries a failed chapter list once after 1 s, and shows the list it then gets", async ({ page }) => {
+  const asked: number[] = [];
+  await page.route("**/api/chapters", async (route) => {
+    asked.push(Date.now());
+    if (asked.length === 1) await route.fulfill({ status: 503, body: "Down for a moment" });
+    else await route.fallback();
+  });
+  await page.goto("/");
+  await expect(page).toHaveURL(`/${chapters[0]!.slug}`);
+  expect(asked).toHaveLength(2);
+  expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(950);
+});
+
 test("/ with no chapters says 'No chapters available' and links to /admin", async ({ page }) => {
   await page.route("**/api/chapters", (route) => route.fulfill({ json: [] }));
   await page.goto("/");

@@ -2,9 +2,8 @@
  * Uploading a subsection photo (POST /api/upload, multipart field `photo`) with the SPEC.md
  * section 8 toasts. Answers the photo's URL, or null when the upload failed.
  */
-import { errorMessage } from "../../lib/api-client.ts";
+import { apiErrorOf, logMutationError } from "../../lib/api-client.ts";
 import { notify } from "../../lib/notify.ts";
-import { logMutationError } from "../../stores/admin-api.ts";
 
 export async function uploadPhoto(file: File): Promise<string | null> {
   const body = new FormData();
@@ -17,16 +16,16 @@ export async function uploadPhoto(file: File): Promise<string | null> {
     notify({ title: "Upload Error", description: "Network error occurred while uploading", variant: "destructive" });
     return null;
   }
-  const text = await response.text().catch(() => "");
   if (!response.ok) {
-    const error = new Error(`${response.status}: ${text || response.statusText}`);
+    const error = await apiErrorOf(response);
     logMutationError(error);
-    const message = text ? errorMessage(error) : "";
-    notify({ title: "Upload Failed", description: message || "Failed to upload photo", variant: "destructive" });
+    // The server's own message; a bare status text says nothing the fallback does not.
+    const said = error.text !== response.statusText ? error.text : "";
+    notify({ title: "Upload Failed", description: said || "Failed to upload photo", variant: "destructive" });
     return null;
   }
   try {
-    const { photoUrl } = JSON.parse(text) as { photoUrl?: string };
+    const { photoUrl } = (await response.json()) as { photoUrl?: string };
     if (!photoUrl) throw new Error("The answer holds no photoUrl.");
     notify({ title: "Success", description: "Photo uploaded successfully" });
     return photoUrl;

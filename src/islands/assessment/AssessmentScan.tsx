@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from "r
 import { apiRequest } from "../../lib/api-client.ts";
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact.ts";
 import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/model.ts";
-import { notify } from "../../lib/notify.ts";
+import { dismiss, notify } from "../../lib/notify.ts";
 import ResultDescription from "./ResultDescription.tsx";
 import { browserStore, readScan } from "./scan-storage.ts";
 import { ScanSync } from "./scan-sync.ts";
@@ -128,7 +128,9 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
     }
     setProcessing(true);
     const saved = await scan.save(number);
-    if (!saved) {
+    // What a toast asked for is done: it goes (a new failure shows its own).
+    if (saved) dismiss();
+    else {
       notify({
         title: "Answer Not Saved",
         description: `We could not save your answer to question ${number}. It is kept here and will be sent again before your results.`,
@@ -170,6 +172,7 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
     setProcessing(true);
     try {
       setResult(await scan.complete({ name: name.trim(), email: email.trim() }));
+      dismiss();
       setPhase("result");
     } catch {
       notify({ title: "Error", description: "Failed to complete assessment. Please try again.", variant: "destructive" });

@@ -19,7 +19,7 @@ class FakeServer {
     this.bodies.push(body);
     const failure = this.failures.shift();
     if (failure === 0) throw new TypeError("Failed to fetch");
-    if (failure) throw new ApiError(failure, `${failure}: {"error":{"code":"x","message":"x"}}`);
+    if (failure) throw new ApiError(failure, "x", "x");
     if (url === "/api/assessment/session") {
       const id = `s${++this.seq}`;
       this.sessions.set(id, { completed: false, answers: new Map() });
@@ -28,16 +28,16 @@ class FakeServer {
     if (url === "/api/assessment/response") {
       const { sessionId, questionNumber, answer } = body as { sessionId: string; questionNumber: number; answer: Answer };
       const session = this.sessions.get(sessionId);
-      if (!session) throw new ApiError(404, "404: unknown");
-      if (session.completed) throw new ApiError(409, "409: completed");
+      if (!session) throw new ApiError(404, "unknown");
+      if (session.completed) throw new ApiError(409, "completed");
       session.answers.set(questionNumber, answer);
       return {} as T;
     }
     const id = /session\/([^/]+)\/complete$/.exec(url)![1]!;
     const session = this.sessions.get(id);
-    if (!session) throw new ApiError(404, "404: unknown");
+    if (!session) throw new ApiError(404, "unknown");
     const missing = QUESTION_NUMBERS.filter((n) => !session.answers.has(n));
-    if (missing.length > 0) throw new ApiError(400, `400: {"error":{"code":"unanswered_questions","message":"${missing}"}}`);
+    if (missing.length > 0) throw new ApiError(400, `${missing}`, "unanswered_questions");
     session.completed = true;
     return { totalScore: 15, level: "Default Mode", description: "d" } as T;
   };

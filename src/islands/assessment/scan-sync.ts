@@ -229,5 +229,5 @@ export class ScanSync {
 }
 
 function isUnanswered(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 400 && error.message.includes("unanswered_questions");
+  return error instanceof ApiError && error.status === 400 && error.code === "unanswered_questions";
 }
