@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "../../src/server/db/orm.ts";
 import { assessmentResponses, assessmentSessions } from "../../src/server/db/schema.ts";
 import { markRequested } from "../../src/server/publish/state.ts";
 import { apiClient, type Api } from "../support/api.ts";
@@ -87,6 +88,24 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
 
     const csv = await (await api("/api/admin/assessment/sessions.csv", asAdmin(cookie))).text();
     expect(csv.trimEnd().split("\r\n")).toHaveLength(all.length + 1);
+  });
+
+  it("pages without skipping scans started within one millisecond (the database keeps microseconds)", async () => {
+    // One statement: every row gets the same now() to the microsecond, and the ones after it differ
+    // from it by microseconds only, below what a JavaScript date holds.
+    await database.db.execute(sql`
+      insert into assessment_sessions (started_at)
+      select now() - (n * interval '1 microsecond') from generate_series(0, 5) as n`);
+    const all = await database.db.select({ id: assessmentSessions.id }).from(assessmentSessions);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const page = (await (await api(`/api/admin/assessment/sessions?limit=2${query}`, asAdmin(cookie))).json()) as { submissions: { id: string }[]; nextCursor: string | null };
+      seen.push(...page.submissions.map((s) => s.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual(all.map((s) => s.id).sort());
   });
 
   it("issues, lists, deactivates, reactivates and resets access codes; the issued code logs in", async () => {

@@ -33,27 +33,41 @@ export interface SubmissionsPage {
   nextCursor: string | null;
 }
 
-/** A cursor names the last submission of a page: its start time and id, newest first. */
-const encodeCursor = (s: { startedAt: Date; id: string }) => Buffer.from(`${s.startedAt.toISOString()}|${s.id}`).toString("base64url");
-
-export function decodeCursor(cursor: string): { startedAt: Date; id: string } | null {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const startedAt = new Date(at ?? "");
-  return id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(startedAt.getTime()) ? { startedAt, id } : null;
+/**
+ * Where a page starts: the last submission of the page before, by its start time in whole
+ * microseconds since 1970 (PostgreSQL's own precision: a JavaScript Date would cut it to
+ * milliseconds and skip rows started in the same millisecond) and its id, newest first.
+ */
+export interface SubmissionsCursor {
+  micros: string;
+  id: string;
 }
+
+const encodeCursor = (c: SubmissionsCursor) => Buffer.from(`${c.micros}|${c.id}`).toString("base64url");
+
+export function decodeCursor(cursor: string): SubmissionsCursor | null {
+  const [micros, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  return micros && /^\d{1,18}$/.test(micros) && id && /^[0-9a-f-]{36}$/.test(id) ? { micros, id } : null;
+}
+
+const startedMicros = sql<string>`(extract(epoch from ${assessmentSessions.startedAt}) * 1000000)::bigint::text`;
 
 /**
  * One page of submissions, newest first, with their answers: three queries (the page, its
  * answers, the count), never every row.
  */
-export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE }: { cursor?: { startedAt: Date; id: string }; limit?: number } = {}): Promise<SubmissionsPage> {
+export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE }: { cursor?: SubmissionsCursor; limit?: number } = {}): Promise<SubmissionsPage> {
   const rows = await db
-    .select()
+    .select({ session: assessmentSessions, micros: startedMicros })
     .from(assessmentSessions)
-    .where(cursor ? sql`(${assessmentSessions.startedAt}, ${assessmentSessions.id}) < (${cursor.startedAt}, ${cursor.id}::uuid)` : undefined)
+    .where(
+      cursor
+        ? sql`(${assessmentSessions.startedAt}, ${assessmentSessions.id}) < (timestamptz 'epoch' + ${cursor.micros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
+        : undefined,
+    )
     .orderBy(desc(assessmentSessions.startedAt), desc(assessmentSessions.id))
     .limit(limit + 1);
-  const sessions = rows.slice(0, limit);
+  const sessions = rows.slice(0, limit).map((row) => row.session);
   const responses =
     sessions.length === 0
       ? []
@@ -70,7 +84,7 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
   const [{ total }] = (await db.select({ total: count() }).from(assessmentSessions)) as [{ total: number }];
   const bySession = new Map<string, Submission["responses"]>(sessions.map((s) => [s.id, []]));
   for (const { sessionId, ...response } of responses) bySession.get(sessionId)?.push(response);
-  const last = sessions.at(-1);
+  const last = rows[limit - 1];
   return {
     submissions: sessions.map((s) => ({
       id: s.id,
@@ -84,13 +98,13 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
       completedAt: s.completedAt,
     })),
     total,
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ micros: last.micros, id: last.session.id }) : null,
   };
 }
 
 /** Every submission, page by page (the CSV download): at most one page is in memory at a time. */
 export async function* allSubmissions(db: Database, pageSize = MAX_SUBMISSIONS_PAGE): AsyncGenerator<Submission[]> {
-  let cursor: { startedAt: Date; id: string } | undefined;
+  let cursor: SubmissionsCursor | undefined;
   for (;;) {
     const page = await listSubmissions(db, { cursor, limit: pageSize });
     if (page.submissions.length > 0) yield page.submissions;
