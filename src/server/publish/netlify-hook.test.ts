@@ -73,6 +73,15 @@ describe("publishing on Netlify", () => {
     expect(calls.filter((call) => call.startsWith("purge"))).toHaveLength(3);
   });
 
+  it("calls the build hook once when several instances save list changes at once", async () => {
+    onNetlify();
+    await publishedNow();
+    await addChapter("saved-at-once");
+    await Promise.all(Array.from({ length: 6 }, () => schedulePublish(database.db)));
+    expect(calls.filter((call) => call === "hook")).toHaveLength(1);
+    expect(await readPublishView(database.db)).toMatchObject({ state: "publishing" });
+  });
+
   it("never calls the production build hook from a deploy preview", async () => {
     onNetlify({ deployContext: "deploy-preview" });
     await publishedNow();

@@ -17,7 +17,7 @@ import type { Database } from "../db/types.ts";
 import { takeSnapshot, snapshotStamp } from "../build/snapshot.ts";
 import { deferAfterResponse } from "../runtime/request-scope.ts";
 import { purgeBookPages } from "./cache-purge.ts";
-import { markFailed, markPublished, markRequested, markStarted, readPublishRow, readPublishView, type PublishView } from "./state.ts";
+import { claimBuild, markFailed, markPublished, markRequested, markStarted, readPublishRow, readPublishView, type PublishView } from "./state.ts";
 
 export interface LocalPublisher {
   /** Publish after a quiet moment (debounced). */
@@ -105,11 +105,13 @@ async function startBuild(db: Database, now: Date, force: boolean): Promise<void
   );
 }
 
-/** Calls the build hook unless a build is already under way (`force` calls it anyway). */
+/**
+ * Calls the build hook unless a build is already under way (`force` calls it anyway). The claim
+ * comes first, in one statement: of several instances saving at once, one calls the hook.
+ */
 export async function callBuildHook(db: Database, now = new Date(), force = false): Promise<void> {
-  const row = await readPublishRow(db);
-  const running = row.state === "publishing" && row.startedAt && now.getTime() - row.startedAt.getTime() < STALE_BUILD_MS;
-  if (running && !force) return;
+  if (force) await markStarted(db, now);
+  else if (!(await claimBuild(db, now, new Date(now.getTime() - STALE_BUILD_MS)))) return;
   const hook = config().buildHookUrl;
   if (!hook) {
     await markFailed(db, MISSING_HOOK);
@@ -118,7 +120,6 @@ export async function callBuildHook(db: Database, now = new Date(), force = fals
   try {
     const response = await fetch(hook, { method: "POST", signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`the build hook answered ${response.status} ${response.statusText}`);
-    await markStarted(db, now);
   } catch (error) {
     await markFailed(db, `Could not start a Netlify build: ${error instanceof Error ? error.message : String(error)}. Try Publish again.`);
   }

@@ -58,6 +58,23 @@ export async function markStarted(db: Database, now = new Date()): Promise<void>
   await upsert(db, { state: "publishing", startedAt: now, error: null });
 }
 
+/**
+ * Claims the start of a build at `now`, unless one started after `staleBefore` is still under way:
+ * one statement, so of several instances asking at once exactly one gets true.
+ */
+export async function claimBuild(db: Database, now: Date, staleBefore: Date): Promise<boolean> {
+  const claimed = await db
+    .insert(publishState)
+    .values({ id: 1, state: "publishing", startedAt: now, error: null })
+    .onConflictDoUpdate({
+      target: publishState.id,
+      set: { state: "publishing", startedAt: now, error: null },
+      setWhere: sql`${publishState.state} <> 'publishing' or ${publishState.startedAt} is null or ${publishState.startedAt} < ${staleBefore}`,
+    })
+    .returning({ id: publishState.id });
+  return claimed.length > 0;
+}
+
 /** The publish that started at `startedAt` is live; `siteStamp` is the content stamp it was built from. */
 export async function markPublished(db: Database, startedAt: Date, siteStamp: string, now = new Date()): Promise<void> {
   await upsert(db, { state: "live", startedAt, lastPublishedAt: now, error: null, siteStamp });
