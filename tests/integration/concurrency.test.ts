@@ -131,6 +131,20 @@ describe.skipIf(!baseUrl)("concurrency across two server processes on one Postgr
     expect(orders).toContainEqual(final);
   });
 
+  it("rebuilds the other server's static pages when a chapter is added through one of them", async () => {
+    const cookie = await adminCookie(servers[0]!);
+    const slug = `added-through-a-${process.pid}`;
+    const created = await fetch(`${servers[0]!.url}/api/admin/chapters`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: cookie! },
+      body: JSON.stringify({ slug, title: "Added Through A", content: "Text.", readingTime: 5, order: 99, level: "Operator" }),
+    });
+    expect(created.status).toBe(201);
+    // /about is a static page; its chapter list (rail, drawer) is built in.
+    const listed = async () => (await (await fetch(`${servers[1]!.url}/about`)).text()).includes(`"slug":"${slug}"`);
+    await expect.poll(listed, { timeout: 30_000, intervals: [500] }).toBe(true);
+  }, 60_000);
+
   it("does not lock the owner out when someone elsewhere fails to sign in as them", async () => {
     const statuses = await atOnce(6, () => "/api/admin/login", () => json({ email: ADMIN.email, password: "a wrong guess!" }, from("192.0.2.66")));
     console.log("6 wrong admin passwords at once from one address:", tally(statuses));

@@ -11,6 +11,7 @@ import { closeDatabase, useDatabase } from "../db/index.ts";
 import { seedIfEmpty } from "../content/seed.ts";
 import { loadAssessment } from "../assessment/content.ts";
 import { abortBuilds, ensureBuilt } from "../build/site-builder.ts";
+import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
 import { createHandler } from "./app.ts";
 import { CdnCache } from "./cdn-cache.ts";
 import { loadFunctions } from "./functions.ts";
@@ -61,11 +62,12 @@ export async function startHost({
   const { built, contentStamp } = await ensureBuilt(buildOptions);
   if (!built) log("The static site is up to date.");
   await markPublished(database.db, builtAt, contentStamp);
+  /** The chapter list the static pages being served show (its content stamp). */
+  let siteStamp = contentStamp;
   // The CDN's cache of function answers: purged by content changes (here or, through the
   // database, on any server sharing it) and emptied when a new site is swapped in, as a deploy does.
   const cache = new CdnCache();
   useLocalPurge((tags) => cache.purge(tags));
-  const stopWatching = database.driver === "pglite" ? async () => {} : await watchPurges(database.db, (tags) => cache.purge(tags));
   // Reassigned when a publish completes: requests read it afresh, so the new site is served at once.
   let site = new StaticSite(siteDir);
   useSitePages((pathname) => site.lookup(pathname)?.body.toString("utf8") ?? null);
@@ -79,10 +81,22 @@ export async function startHost({
         site = new StaticSite(siteDir);
         cache.purge();
       }
+      siteStamp = rebuilt.contentStamp;
       return rebuilt.contentStamp;
     },
   });
   useLocalPublisher(publisher);
+  // A change saved by any server on this database: drop the cached pages, and rebuild this
+  // server's static pages if their chapter list changed (debounced: one build per burst).
+  const stopWatching =
+    database.driver === "pglite"
+      ? async () => {}
+      : await watchPurges(database.db, (tags) => {
+          cache.purge(tags);
+          takeSnapshot(database.db)
+            .then((snapshot) => snapshotStamp(snapshot) !== siteStamp && publisher.request())
+            .catch(() => {}); // the database away for a moment: the next change tries again
+        });
   const functions = await loadFunctions(netlify.functionsDir);
   // What Netlify's scheduled retention function does daily, on a timer here.
   const stopRetention = scheduleRetention(database.db, log);
