@@ -84,6 +84,25 @@ describe.each(databaseTargets())("retention on $name", (target) => {
     expect((await store.list()).map((p) => p.name).sort()).toEqual(["b".repeat(32) + ".jpg", "c".repeat(32) + ".jpg", "e".repeat(32) + ".jpg"]);
 
     // A second run finds nothing more to do.
-    expect(await runRetention(db, { now, policy, store })).toMatchObject({ unfinishedScans: 0, chapters: 0, subsections: 0, photos: 0 });
+    expect(await runRetention(db, { now, policy, store })).toMatchObject({ unfinishedScans: 0, chapters: 0, subsections: 0, photos: 0, failed: [] });
+  });
+
+  it("keeps a photo a subsection names by its full address, and runs every step when one fails", async () => {
+    const { db } = database;
+    const now = new Date("2027-06-01T12:00:00Z");
+    const name = "f".repeat(32) + ".jpg";
+    const [chapter] = await db.insert(chapters).values({ slug: "retention-full-url", title: "Full", content: "x", order: 93 }).returning({ id: chapters.id });
+    await db.insert(subsections).values({ chapterId: chapter!.id, slug: "full-url", title: "Full", content: "x", order: 0, photo: `https://book.example/uploads/${name}` });
+    await store.put(name, new Uint8Array([1]));
+    fs.utimesSync(path.join(photoDir, name), new Date("2027-01-01"), new Date("2027-01-01"));
+    expect((await runRetention(db, { now, policy, store })).failed).toEqual([]);
+    expect((await store.list()).map((p) => p.name)).toContain(name);
+
+    const [scan] = await db.insert(assessmentSessions).values({ startedAt: new Date("2027-01-01") }).returning({ id: assessmentSessions.id });
+    const broken = { ...store, list: () => Promise.reject(new Error("the photo store is unreachable")) };
+    const report = await runRetention(db, { now, policy, store: broken });
+    expect(report.failed).toEqual(["unused photos: the photo store is unreachable"]);
+    expect(report.unfinishedScans).toBe(1);
+    expect(await db.select().from(assessmentSessions).where(eq(assessmentSessions.id, scan!.id))).toEqual([]);
   });
 });

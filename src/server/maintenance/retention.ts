@@ -9,7 +9,8 @@
  *   they were stored;
  * - expired sign-in sessions, rate-limit windows over a day old, and the cache purges other
  *   servers have long read.
- * Each step is one statement; a step that fails leaves the others to run.
+ * Each step is one statement; a step that fails leaves the others to run, and is named in the
+ * report's `failed`.
  */
 import { and, eq, isNotNull, lt, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
@@ -34,6 +35,8 @@ export interface RetentionReport {
   sessions: number;
   rateLimitWindows: number;
   cachePurges: number;
+  /** The steps that failed, each with its reason (they run again next time). */
+  failed: string[];
 }
 
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
@@ -43,40 +46,58 @@ export async function runRetention(
   { now = new Date(), policy = config().retention, store = photoStore() }: { now?: Date; policy?: RetentionPolicy; store?: PhotoStore } = {},
 ): Promise<RetentionReport> {
   const removedFor = ago(now, RESTORE_WINDOW_MS + policy.deletedContentDays * DAY_MS);
-  const unfinishedScans = await db
-    .delete(assessmentSessions)
-    .where(and(eq(assessmentSessions.completed, "false"), lt(assessmentSessions.startedAt, ago(now, policy.unfinishedScanDays * DAY_MS))))
-    .returning({ id: assessmentSessions.id });
-  const oldSubsections = await db
-    .delete(subsections)
-    .where(and(isNotNull(subsections.deletedAt), lt(subsections.deletedAt, removedFor)))
-    .returning({ id: subsections.id });
-  const oldChapters = await db
-    .delete(chapters)
-    .where(and(isNotNull(chapters.deletedAt), lt(chapters.deletedAt, removedFor)))
-    .returning({ id: chapters.id });
-  const expiredSessions = await db.delete(sessions).where(lt(sessions.expire, now)).returning({ sid: sessions.sid });
-  const windows = await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, ago(now, DAY_MS))).returning({ key: rateLimitCounters.key });
-  const purges = await db.delete(cachePurges).where(lt(cachePurges.createdAt, ago(now, 3600 * 1000))).returning({ id: cachePurges.id });
-  const photos = await removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS));
+  const failed: string[] = [];
+  /** Runs one step; a failure is reported and counts as nothing removed. */
+  const step = async (name: string, run: () => Promise<unknown[] | number>): Promise<number> => {
+    try {
+      const removed = await run();
+      return typeof removed === "number" ? removed : removed.length;
+    } catch (error) {
+      failed.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      return 0;
+    }
+  };
   return {
-    unfinishedScans: unfinishedScans.length,
-    chapters: oldChapters.length,
-    subsections: oldSubsections.length,
-    photos,
-    sessions: expiredSessions.length,
-    rateLimitWindows: windows.length,
-    cachePurges: purges.length,
+    unfinishedScans: await step("unfinished scans", () =>
+      db
+        .delete(assessmentSessions)
+        .where(and(eq(assessmentSessions.completed, "false"), lt(assessmentSessions.startedAt, ago(now, policy.unfinishedScanDays * DAY_MS))))
+        .returning({ id: assessmentSessions.id }),
+    ),
+    subsections: await step("deleted subsections", () =>
+      db
+        .delete(subsections)
+        .where(and(isNotNull(subsections.deletedAt), lt(subsections.deletedAt, removedFor)))
+        .returning({ id: subsections.id }),
+    ),
+    chapters: await step("deleted chapters", () =>
+      db
+        .delete(chapters)
+        .where(and(isNotNull(chapters.deletedAt), lt(chapters.deletedAt, removedFor)))
+        .returning({ id: chapters.id }),
+    ),
+    sessions: await step("expired sessions", () => db.delete(sessions).where(lt(sessions.expire, now)).returning({ sid: sessions.sid })),
+    rateLimitWindows: await step("rate-limit windows", () =>
+      db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, ago(now, DAY_MS))).returning({ key: rateLimitCounters.key }),
+    ),
+    cachePurges: await step("cache purges", () =>
+      db.delete(cachePurges).where(lt(cachePurges.createdAt, ago(now, 3600 * 1000))).returning({ id: cachePurges.id }),
+    ),
+    photos: await step("unused photos", () => removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS))),
+    failed,
   };
 }
 
-/** Deletes photos stored before `storedBefore` that no subsection row (even a deleted one) names. */
+/**
+ * Deletes photos stored before `storedBefore` that no subsection row (even a deleted one) names,
+ * as `/uploads/{name}` or by a full address ending so.
+ */
 async function removeUnusedPhotos(db: Database, store: PhotoStore, storedBefore: Date): Promise<number> {
   const candidates = (await store.list()).filter((photo) => photo.storedAt < storedBefore);
   if (candidates.length === 0) return 0;
   const used = new Set(
-    (await db.select({ photo: subsections.photo }).from(subsections).where(sql`${subsections.photo} like '/uploads/%'`)).map((row) =>
-      row.photo!.slice("/uploads/".length),
+    (await db.select({ photo: subsections.photo }).from(subsections).where(sql`${subsections.photo} like '%/uploads/%'`)).map((row) =>
+      row.photo!.slice(row.photo!.lastIndexOf("/uploads/") + "/uploads/".length),
     ),
   );
   const unused = candidates.filter((photo) => !used.has(photo.name));
@@ -88,9 +109,10 @@ async function removeUnusedPhotos(db: Database, store: PhotoStore, storedBefore:
 export function scheduleRetention(db: Database, log: (line: string) => void, everyMs = 6 * 3600 * 1000): () => void {
   const run = () =>
     runRetention(db).then(
-      (report) => {
-        const removed = Object.entries(report).filter(([, n]) => n > 0);
+      ({ failed, ...counts }) => {
+        const removed = Object.entries(counts).filter(([, n]) => n > 0);
         if (removed.length > 0) log(`Retention: removed ${removed.map(([what, n]) => `${n} ${what}`).join(", ")}.`);
+        for (const reason of failed) log(`Retention step failed (it runs again later): ${reason}`);
       },
       (error: unknown) => log(`Retention failed (it runs again later): ${error instanceof Error ? error.message : String(error)}`),
     );
