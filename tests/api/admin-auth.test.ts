@@ -61,6 +61,20 @@ describe.each(databaseTargets())("admin sign-in on $name", (target) => {
     await createAdminAccount(database.db, { email: "restored@example.com", password: "long-enough-pw" });
   });
 
+  it("lets 5 setup attempts from one address through, sent at once, and refuses the rest with 429", async () => {
+    await database.db.delete(adminAccounts);
+    await issueSetupToken(database.db);
+    const address = { "x-nf-client-connection-ip": "203.0.113.77" };
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api("/api/admin/setup", jsonPost({ token: `guess-${i}`.padEnd(43, "x"), email: "guess@example.com", password: "long-enough-pw" }, address)).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 403)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    await createAdminAccount(database.db, { email: "restored@example.com", password: "long-enough-pw" });
+  });
+
   it("signs in: 200 {email} and an HttpOnly sb_admin cookie; logout revokes it", async () => {
     await createAdminAccount(database.db, { email: "editor@example.com", password: "editor-password" });
     const response = await api("/api/admin/login", jsonPost({ email: " EDITOR@example.com ", password: "editor-password" }, from()));
