@@ -96,10 +96,14 @@ test.describe("chapters", () => {
     await expect(dialog.getByText("Slug is required")).toBeVisible();
     await expect(dialog.getByText("Title is required")).toBeVisible();
     await expect(dialog.getByLabel("Slug")).toHaveAttribute("aria-invalid", "true");
-    // The slug follows the title until edited by hand.
+    // The slug follows the title until edited by hand; each error goes as soon as its field is valid.
     await dialog.getByLabel("Title").fill(title);
     const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
     await expect(dialog.getByLabel("Slug")).toHaveValue(slug);
+    await expect(dialog.getByText("Title is required")).toHaveCount(0);
+    await expect(dialog.getByText("Slug is required")).toHaveCount(0);
+    await expect(dialog.getByLabel("Slug")).not.toHaveAttribute("aria-invalid", "true");
+    await expect(dialog.getByText("Content is required")).toBeVisible(); // still empty
     await dialog.getByLabel("Slug").fill(`${slug}-x`);
     await dialog.getByLabel("Title").fill(`${title}!`);
     await expect(dialog.getByLabel("Slug")).toHaveValue(`${slug}-x`);

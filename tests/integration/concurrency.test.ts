@@ -142,7 +142,7 @@ describe.skipIf(!baseUrl)("concurrency across two server processes on one Postgr
     expect(created.status).toBe(201);
     // /about is a static page; its chapter list (rail, drawer) is built in.
     const listed = async () => (await (await fetch(`${servers[1]!.url}/about`)).text()).includes(`"slug":"${slug}"`);
-    await expect.poll(listed, { timeout: 30_000, intervals: [500] }).toBe(true);
+    await expect.poll(listed, { timeout: 30_000, interval: 500 }).toBe(true);
   }, 60_000);
 
   it("does not lock the owner out when someone elsewhere fails to sign in as them", async () => {

@@ -18,6 +18,7 @@ import {
 } from "../../stores/admin-access-codes.ts";
 import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
 import Field from "./Field.tsx";
+import { useFieldErrors } from "./form-errors.ts";
 import LevelSelect from "./LevelSelect.tsx";
 import { card, formatTime, input, muted, primary, secondary } from "./ui.ts";
 
@@ -26,7 +27,7 @@ export default function AccessCodesTab() {
   const error = useStore($accessCodesError);
   const [level, setLevel] = useState<Level>("Architect");
   const [login, setLogin] = useState("");
-  const [loginError, setLoginError] = useState<string | undefined>();
+  const { errors, validate } = useFieldErrors(accessCodeInput, { level, login: login.trim() });
   const [pending, setPending] = useState(false);
   const [shown, setShown] = useState<{ issued: IssuedCode; reset: boolean } | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
@@ -37,14 +38,10 @@ export default function AccessCodesTab() {
 
   async function onIssue(event: SubmitEvent) {
     event.preventDefault();
-    const parsed = accessCodeInput.safeParse({ level, login: login.trim() });
-    if (!parsed.success) {
-      setLoginError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setLoginError(undefined);
+    const data = validate();
+    if (!data) return;
     setPending(true);
-    const issued = await issueAccessCode(level, parsed.data.login ?? "");
+    const issued = await issueAccessCode(level, data.login ?? "");
     setPending(false);
     if (issued) {
       setShown({ issued, reset: false });
@@ -73,7 +70,7 @@ export default function AccessCodesTab() {
           <Field label="Level">
             <LevelSelect value={level} onChange={setLevel} />
           </Field>
-          <Field label="Login (optional)" hint="Leave empty to generate one." error={loginError}>
+          <Field label="Login (optional)" hint="Leave empty to generate one." error={errors.login}>
             <input className={input} value={login} onChange={(e) => setLogin(e.target.value)} autoComplete="off" />
           </Field>
           <button type="submit" className={`${primary} sm:mt-6`} disabled={pending}>

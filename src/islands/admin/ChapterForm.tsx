@@ -11,7 +11,7 @@ import type { AdminChapter } from "../../stores/admin-api.ts";
 import { createChapter, updateChapter } from "../../stores/admin-content.ts";
 import Field from "./Field.tsx";
 import LevelSelect from "./LevelSelect.tsx";
-import { fieldErrors, focusFirstError, type FieldErrors } from "./form-errors.ts";
+import { useFieldErrors } from "./form-errors.ts";
 import { input, primary, secondary } from "./ui.ts";
 
 export const CHAPTER_DEFAULTS = { readingTime: 5, order: 0, level: "Operator" as Level };
@@ -31,8 +31,9 @@ export default function ChapterForm({ chapter, level, onDone }: Props) {
   const [readingTime, setReadingTime] = useState(String(chapter?.readingTime ?? CHAPTER_DEFAULTS.readingTime));
   const [order, setOrder] = useState(String(chapter?.order ?? CHAPTER_DEFAULTS.order));
   const [content, setContent] = useState(chapter?.content ?? "");
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const values = { slug, title, content, readingTime: toWholeNumber(readingTime), order: toWholeNumber(order), level: chapterLevel };
+  const { errors, validate } = useFieldErrors(chapterInput, values, form);
 
   const onTitle = (value: string) => {
     setTitle(value);
@@ -41,22 +42,10 @@ export default function ChapterForm({ chapter, level, onDone }: Props) {
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
-    const parsed = chapterInput.safeParse({
-      slug,
-      title,
-      content,
-      readingTime: toWholeNumber(readingTime),
-      order: toWholeNumber(order),
-      level: chapterLevel,
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      requestAnimationFrame(() => focusFirstError(form.current));
-      return;
-    }
-    setErrors({});
+    const data = validate();
+    if (!data) return;
     setPending(true);
-    const ok = chapter ? await updateChapter(chapter.id, parsed.data) : await createChapter(parsed.data);
+    const ok = chapter ? await updateChapter(chapter.id, data) : await createChapter(data);
     setPending(false);
     if (ok) onDone();
   }

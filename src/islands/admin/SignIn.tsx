@@ -6,15 +6,15 @@ import { useState, type SubmitEvent } from "react";
 import { ADMIN_PASSWORD_MIN, adminAccountInput } from "../../lib/content-schemas.ts";
 import { setUpFirstAdmin, signIn } from "../../stores/admin-session.ts";
 import Field from "./Field.tsx";
-import type { FieldErrors } from "./form-errors.ts";
-import { fieldErrors } from "./form-errors.ts";
+import { useFieldErrors } from "./form-errors.ts";
 import { card, input, primary } from "./ui.ts";
 
 export default function SignIn({ setupToken }: { setupToken: string | null }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  // Only the setup form is checked here; signing in leaves the judging to the server.
+  const { errors, validate } = useFieldErrors(adminAccountInput, { email, password });
   const setup = setupToken !== null;
   const ready = email.trim() !== "" && password !== "" && !pending;
 
@@ -22,11 +22,10 @@ export default function SignIn({ setupToken }: { setupToken: string | null }) {
     event.preventDefault();
     if (!ready) return;
     if (setup) {
-      const parsed = adminAccountInput.safeParse({ email, password });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-      setErrors({});
+      const data = validate();
+      if (!data) return;
       setPending(true);
-      const ok = await setUpFirstAdmin(setupToken, parsed.data.email, parsed.data.password);
+      const ok = await setUpFirstAdmin(setupToken, data.email, data.password);
       setPending(false);
       if (ok) history.replaceState(null, "", "/admin");
       return;

@@ -9,7 +9,7 @@ import { subsectionInput, toWholeNumber } from "../../lib/content-schemas.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { createSubsection, updateSubsection } from "../../stores/admin-content.ts";
 import Field from "./Field.tsx";
-import { fieldErrors, focusFirstError, type FieldErrors } from "./form-errors.ts";
+import { useFieldErrors } from "./form-errors.ts";
 import { uploadPhoto } from "./upload-photo.ts";
 import { input, primary, secondary } from "./ui.ts";
 
@@ -31,8 +31,17 @@ export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, 
   const [order, setOrder] = useState(String(subsection?.order ?? defaultOrder));
   const [brokenPhoto, setBrokenPhoto] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
+  const values = {
+    chapterId: chapter.id,
+    title,
+    content,
+    photo: photo.trim(),
+    photoAlt: photoAlt.trim() || null,
+    order: toWholeNumber(order),
+    slug: slug.trim(),
+  };
+  const { errors, validate } = useFieldErrors(subsectionInput, values, form);
 
   async function onFile(file: File | undefined) {
     if (!file) return;
@@ -44,22 +53,8 @@ export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, 
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
-    const parsed = subsectionInput.safeParse({
-      chapterId: chapter.id,
-      title,
-      content,
-      photo: photo.trim(),
-      photoAlt: photoAlt.trim() || null,
-      order: toWholeNumber(order),
-      slug: slug.trim(),
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      requestAnimationFrame(() => focusFirstError(form.current));
-      return;
-    }
-    setErrors({});
-    const data = parsed.data;
+    const data = validate();
+    if (!data) return;
     const payload = {
       chapterId: data.chapterId,
       title: data.title,
