@@ -68,7 +68,10 @@ export interface Submission {
 /** A page of GET /api/admin/assessment/sessions. */
 export interface SubmissionsPage {
   submissions: Submission[];
+  /** With the list's filter. */
   total: number;
+  /** Every scan session. */
+  all: number;
   nextCursor: string | null;
 }
 

@@ -90,6 +90,25 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
     expect(csv.trimEnd().split("\r\n")).toHaveLength(all.length + 1);
   });
 
+  it("lists only scans with an answer when asked, and says how many there are of how many", async () => {
+    const [withAnswer, without] = await database.db.insert(assessmentSessions).values([{}, {}]).returning({ id: assessmentSessions.id });
+    await database.db.insert(assessmentResponses).values({ sessionId: withAnswer!.id, questionNumber: 1, answer: "A" });
+    type Page = { submissions: { id: string }[]; total: number; all: number };
+    const every = (await (await api("/api/admin/assessment/sessions?limit=500", asAdmin(cookie))).json()) as Page;
+    const answered = (await (await api("/api/admin/assessment/sessions?limit=500&answered=true", asAdmin(cookie))).json()) as Page;
+    expect(every.submissions.map((s) => s.id)).toEqual(expect.arrayContaining([withAnswer!.id, without!.id]));
+    expect(answered.submissions.map((s) => s.id)).toContain(withAnswer!.id);
+    expect(answered.submissions.map((s) => s.id)).not.toContain(without!.id);
+    expect(every.total).toBe(every.all);
+    expect(answered.all).toBe(every.all);
+    expect(answered.total).toBe(answered.submissions.length);
+    expect(answered.total).toBeLessThan(every.total);
+    const csv = await (await api("/api/admin/assessment/sessions.csv?answered=true", asAdmin(cookie))).text();
+    expect(csv).toContain(withAnswer!.id);
+    expect(csv).not.toContain(without!.id);
+    expect((await api("/api/admin/assessment/sessions?answered=maybe", asAdmin(cookie))).status).toBe(400);
+  });
+
   it("pages without skipping scans started within one millisecond (the database keeps microseconds)", async () => {
     // One statement: every row gets the same now() to the microsecond, and the ones after it differ
     // from it by microseconds only, below what a JavaScript date holds.

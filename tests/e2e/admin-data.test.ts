@@ -33,13 +33,17 @@ test.describe("assessment submissions", () => {
     await takeScan(request, name, "B");
     await takeScan(request, "ignored", "C", false);
     await adminLogin(page);
-    const { total, submissions: sessions } = (await (await page.request.get("/api/admin/assessment/sessions")).json()) as {
+    const { total, all, submissions: sessions } = (await (await page.request.get("/api/admin/assessment/sessions?answered=true")).json()) as {
       total: number;
+      all: number;
       submissions: { name: string | null; score: number }[];
     };
     const tab = page.getByRole("tab", { name: `Assessment Submissions (${total})` });
     await tab.click();
     await expect(tab).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByTestId("submission-counts")).toHaveText(
+      `${total} scans with at least one answer, of ${all} started (a scan starts with every visit to the assessment).`,
+    );
 
     const cards = page.getByRole("list", { name: "Submissions" }).getByRole("listitem").filter({ has: page.getByRole("button", { name: /Answers$/ }) });
     // The in-progress scan started last, so it comes first.
@@ -72,13 +76,37 @@ test.describe("assessment submissions", () => {
     expect(counts.reduce((sum, c) => sum + Number(c), 0)).toBe(completed);
 
     const csv = page.getByRole("link", { name: "Download CSV" });
-    await expect(csv).toHaveAttribute("href", "/api/admin/assessment/sessions.csv");
+    await expect(csv).toHaveAttribute("href", "/api/admin/assessment/sessions.csv?answered=true");
     const download = page.waitForEvent("download");
     await csv.click();
     const file = await download;
     const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
     expect(text).toContain(name);
   });
+});
+
+test("scans without a single answer are left out of the list until asked for", async ({ page, request }) => {
+  const started = await request.post("/api/assessment/session", { data: { userId: null, completed: "false", score: null, scoreBreakdown: null } });
+  const { id: empty } = (await started.json()) as { id: string };
+  await adminLogin(page);
+  const counts = async (answered: boolean) =>
+    (await (await page.request.get(`/api/admin/assessment/sessions?answered=${answered}`)).json()) as { total: number; all: number; submissions: { id: string }[] };
+  const answered = await counts(true);
+  expect(answered.submissions.map((s) => s.id)).not.toContain(empty);
+  expect(answered.all).toBeGreaterThan(answered.total);
+  await page.getByRole("tab", { name: `Assessment Submissions (${answered.total})` }).click();
+  const cards = page.getByRole("list", { name: "Submissions" }).getByRole("listitem").filter({ has: page.getByRole("button", { name: /Answers$/ }) });
+  await expect(cards.first()).toBeVisible();
+  const shown = await cards.count();
+  expect(shown).toBe(Math.min(answered.total, 100));
+
+  await page.getByLabel("Include scans with no answers").check();
+  await expect(page.getByTestId("submission-counts")).toHaveText(`${answered.all} scans started, with or without answers.`);
+  await expect(page.getByRole("tab", { name: `Assessment Submissions (${answered.all})` })).toBeVisible();
+  // The newest scan is the empty one: it leads the list now, with no answers to show.
+  await cards.first().getByRole("button", { name: "View Answers" }).click();
+  await expect(cards.first()).toContainText("No answers yet.");
+  await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", "/api/admin/assessment/sessions.csv");
 });
 
 test.describe("access codes", () => {

@@ -1,13 +1,24 @@
 /**
  * The Assessment Submissions tab (SPEC.md section 2): newest first; name, email, score, level,
  * start and completion times ('In progress' without one); View/Hide Answers; a filter, a CSV
- * download (every submission) and the score distribution (of those loaded). Older submissions load
- * a page at a time.
+ * download (of what the list holds) and the score distribution (of those loaded). Older
+ * submissions load a page at a time. Scans without a single answer are left out unless asked for.
  */
 import { useStore } from "@nanostores/react";
 import { useId, useState } from "react";
 import type { Submission } from "../../stores/admin-api.ts";
-import { $submissions, $submissionsError, $submissionsNext, $submissionsTotal, isCompleted, loadMoreSubmissions } from "../../stores/admin-submissions.ts";
+import {
+  $answeredOnly,
+  $submissions,
+  $submissionsAll,
+  $submissionsError,
+  $submissionsNext,
+  $submissionsTotal,
+  csvAddress,
+  isCompleted,
+  loadMoreSubmissions,
+  showUnanswered,
+} from "../../stores/admin-submissions.ts";
 import ScoreChart from "./ScoreChart.tsx";
 import { card, formatTime, input, label, muted, secondary } from "./ui.ts";
 
@@ -17,6 +28,8 @@ export default function SubmissionsTab() {
   const submissions = useStore($submissions);
   const error = useStore($submissionsError);
   const total = useStore($submissionsTotal);
+  const all = useStore($submissionsAll);
+  const answeredOnly = useStore($answeredOnly);
   const next = useStore($submissionsNext);
   const [loadingMore, setLoadingMore] = useState(false);
   const [filter, setFilter] = useState<Filter>("all");
@@ -36,10 +49,19 @@ export default function SubmissionsTab() {
             <option value="in-progress">In progress</option>
           </select>
         </div>
-        <a href="/api/admin/assessment/sessions.csv" download className={secondary}>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={!answeredOnly} onChange={(e) => void showUnanswered(e.target.checked)} />
+          Include scans with no answers
+        </label>
+        <a href={csvAddress(answeredOnly)} download className={secondary}>
           Download CSV
         </a>
       </div>
+      <p className={muted} data-testid="submission-counts">
+        {answeredOnly
+          ? `${total} ${total === 1 ? "scan" : "scans"} with at least one answer, of ${all} started (a scan starts with every visit to the assessment).`
+          : `${all} ${all === 1 ? "scan" : "scans"} started, with or without answers.`}
+      </p>
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           Error loading submissions: {error}

@@ -3,7 +3,7 @@
  * page at a time (a cursor names where the next page starts), and all of them as a CSV streamed
  * page by page: the server never holds every row.
  */
-import { asc, count, desc, inArray, sql } from "../db/orm.ts";
+import { and, asc, count, desc, inArray, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
 import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
 
@@ -27,8 +27,10 @@ export const MAX_SUBMISSIONS_PAGE = 500;
 
 export interface SubmissionsPage {
   submissions: Submission[];
-  /** Every submission, for the tab's count. */
+  /** The submissions this list holds (with its filter), for the tab's count. */
   total: number;
+  /** Every scan session, answered or not. */
+  all: number;
   /** Where the next (older) page starts, or null on the last page. */
   nextCursor: string | null;
 }
@@ -52,18 +54,34 @@ export function decodeCursor(cursor: string): SubmissionsCursor | null {
 
 const startedMicros = sql<string>`(extract(epoch from ${assessmentSessions.startedAt}) * 1000000)::bigint::text`;
 
+export interface SubmissionsQuery {
+  cursor?: SubmissionsCursor;
+  limit?: number;
+  /**
+   * Only scans with at least one answer: every visit to /assessment starts a session (SPEC.md
+   * section 4), so most sessions of a busy site hold nothing to read.
+   */
+  answered?: boolean;
+}
+
+/** The session has at least one answer. */
+const hasAnswers = sql`exists (select 1 from ${assessmentResponses} where ${assessmentResponses.sessionId} = ${assessmentSessions.id})`;
+
 /**
  * One page of submissions, newest first, with their answers: three queries (the page, its
- * answers, the count), never every row.
+ * answers, the counts), never every row.
  */
-export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE }: { cursor?: SubmissionsCursor; limit?: number } = {}): Promise<SubmissionsPage> {
+export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE, answered = false }: SubmissionsQuery = {}): Promise<SubmissionsPage> {
   const rows = await db
     .select({ session: assessmentSessions, micros: startedMicros })
     .from(assessmentSessions)
     .where(
-      cursor
-        ? sql`(${assessmentSessions.startedAt}, ${assessmentSessions.id}) < (timestamptz 'epoch' + ${cursor.micros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
-        : undefined,
+      and(
+        cursor
+          ? sql`(${assessmentSessions.startedAt}, ${assessmentSessions.id}) < (timestamptz 'epoch' + ${cursor.micros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
+          : undefined,
+        answered ? hasAnswers : undefined,
+      ),
     )
     .orderBy(desc(assessmentSessions.startedAt), desc(assessmentSessions.id))
     .limit(limit + 1);
@@ -81,7 +99,9 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
           .from(assessmentResponses)
           .where(inArray(assessmentResponses.sessionId, sessions.map((s) => s.id)))
           .orderBy(asc(assessmentResponses.questionNumber), asc(assessmentResponses.id));
-  const [{ total }] = (await db.select({ total: count() }).from(assessmentSessions)) as [{ total: number }];
+  const [counts] = await db
+    .select({ all: count(), answered: sql<number>`(count(*) filter (where ${hasAnswers}))::int` })
+    .from(assessmentSessions);
   const bySession = new Map<string, Submission["responses"]>(sessions.map((s) => [s.id, []]));
   for (const { sessionId, ...response } of responses) bySession.get(sessionId)?.push(response);
   const last = rows[limit - 1];
@@ -97,16 +117,17 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
       startedAt: s.startedAt,
       completedAt: s.completedAt,
     })),
-    total,
+    total: answered ? Number(counts!.answered) : counts!.all,
+    all: counts!.all,
     nextCursor: rows.length > limit && last ? encodeCursor({ micros: last.micros, id: last.session.id }) : null,
   };
 }
 
-/** Every submission, page by page (the CSV download): at most one page is in memory at a time. */
-export async function* allSubmissions(db: Database, pageSize = MAX_SUBMISSIONS_PAGE): AsyncGenerator<Submission[]> {
+/** Every submission (or every answered one), page by page (the CSV download): at most one page is in memory at a time. */
+export async function* allSubmissions(db: Database, { answered = false, pageSize = MAX_SUBMISSIONS_PAGE }: { answered?: boolean; pageSize?: number } = {}): AsyncGenerator<Submission[]> {
   let cursor: SubmissionsCursor | undefined;
   for (;;) {
-    const page = await listSubmissions(db, { cursor, limit: pageSize });
+    const page = await listSubmissions(db, { cursor, limit: pageSize, answered });
     if (page.submissions.length > 0) yield page.submissions;
     if (!page.nextCursor) return;
     cursor = decodeCursor(page.nextCursor)!;
@@ -145,9 +166,9 @@ export const CSV_HEADER_LINE = `${CSV_HEADER.map(csvCell).join(",")}\r\n`;
  * Every submission as CSV, streamed page by page; `done` settles when the stream has ended (read
  * to the end, cancelled or failed), so a caller can keep its connection until then.
  */
-export function submissionsCsvStream(db: Database): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
+export function submissionsCsvStream(db: Database, answered = false): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
   const encoder = new TextEncoder();
-  const pages = allSubmissions(db);
+  const pages = allSubmissions(db, { answered });
   let headerSent = false;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));

@@ -1,13 +1,22 @@
 /**
- * GET /api/admin/assessment/sessions[?cursor=&limit=]   a page of scan sessions, newest first,
- *     with their answers: {submissions, total, nextCursor}
- * GET /api/admin/assessment/sessions.csv                 all of them as a CSV download, streamed
+ * GET /api/admin/assessment/sessions[?cursor=&limit=&answered=true]   a page of scan sessions,
+ *     newest first, with their answers: {submissions, total, all, nextCursor}; with
+ *     answered=true only those with at least one answer (`total` counts those, `all` every one)
+ * GET /api/admin/assessment/sessions.csv[?answered=true]   the same as a CSV download, streamed
  */
 import { requireAdmin } from "../../access/admin.ts";
 import { decodeCursor, listSubmissions, MAX_SUBMISSIONS_PAGE, SUBMISSIONS_PAGE, submissionsCsvStream } from "../../admin/submissions.ts";
 import { database, keepConnectionUntil } from "../../db/index.ts";
 import { badRequest } from "../../http/errors.ts";
 import { json, route } from "../../http/respond.ts";
+
+/** `answered=true` (or 1): only scans with at least one answer; anything else but false is a 400. */
+function answeredOnly(params: URLSearchParams): boolean {
+  const value = params.get("answered");
+  if (value === null || value === "false" || value === "0") return false;
+  if (value === "true" || value === "1") return true;
+  throw badRequest("answered: must be true or false.");
+}
 
 export const adminSubmissions = route({
   GET: async (request) => {
@@ -20,14 +29,14 @@ export const adminSubmissions = route({
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SUBMISSIONS_PAGE) {
       throw badRequest(`limit: must be a whole number from 1 to ${MAX_SUBMISSIONS_PAGE}.`);
     }
-    return json(await listSubmissions(await database(), { cursor, limit }));
+    return json(await listSubmissions(await database(), { cursor, limit, answered: answeredOnly(params) }));
   },
 });
 
 export const adminSubmissionsCsv = route({
   GET: async (request) => {
     await requireAdmin(request);
-    const { stream, done } = submissionsCsvStream(await database());
+    const { stream, done } = submissionsCsvStream(await database(), answeredOnly(new URL(request.url).searchParams));
     // The body is read from the database page by page after this returns.
     keepConnectionUntil(done);
     const day = new Date().toISOString().slice(0, 10);
