@@ -1,18 +1,10 @@
 /**
  * Accessibility: axe-core on every page type, in both themes, with zero serious or critical
- * violations (WCAG 2.1 AA rules, colour contrast included); plus the skip link and landmarks.
+ * violations (WCAG 2.2 AA rules, colour contrast included: tests/e2e/axe.ts); plus the skip link and landmarks.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 const pages = ["/apply", "/in-person", "/about", "/privacy-policy", "/terms-of-service", "/disclaimer", "/no-such-page"];
 

@@ -1,21 +1,13 @@
 /**
- * The admin panel's accessibility: axe-core (WCAG 2.1 AA and best practices) finds no serious or
+ * The admin panel's accessibility: axe-core (WCAG 2.2 AA and best practices) finds no serious or
  * critical violation on the sign-in form, each tab, an expanded card and every kind of dialog, in
  * both themes; dialogs keep focus inside, close on Escape and give focus back. Plus the first-admin
  * setup form, which only shows while no admin exists (mocked here: the e2e database has one).
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
 import { adminLogin, chapterCard, createChapter, createSubsection, showLevel } from "./admin-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 for (const theme of ["dark", "light"] as const) {
   test.describe(`${theme} theme`, () => {

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
 import { QUESTION_NUMBERS, type Answer, type Answers } from "../../src/lib/assessment/model.ts";
 import { scoreAnswers } from "../../src/lib/assessment/scoring.ts";
@@ -276,12 +276,7 @@ test.describe("the Mental Operating System Scan", () => {
   for (const theme of ["dark", "light"] as const) {
     test(`no serious accessibility violations on a question, the form and the result (${theme} theme)`, async ({ page }) => {
       await page.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
-      const violations = async () => {
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-        return results.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-      };
+      const violations = () => seriousViolations(page);
       await open(page);
       await option(page, "B").check();
       expect(await violations()).toEqual([]);

@@ -209,6 +209,44 @@ test("choosing a chapter in the drawer navigates after 300 ms; the list scrolls 
   await page.waitForURL(`/${target.slug}`);
 });
 
+test("a rail button shows its chapter's title after 700 ms, the next one at once, and for keyboard focus too", async ({ page }) => {
+  await page.clock.install();
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  await page.clock.pauseAt(Date.now() + 1000);
+  const rail = page.getByRole("navigation", { name: "Chapter rail" });
+  const button = (n: number) => rail.getByRole("link").nth(n);
+  const tooltip = page.getByRole("tooltip");
+  // Its name starts with what it shows (WCAG 2.5.3), then says what it is.
+  await expect(button(1)).toHaveAccessibleName(`01 ${chapters[1]!.title}`);
+
+  await button(1).hover();
+  await page.clock.runFor(699);
+  await expect(tooltip).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(tooltip).toHaveText(chapters[1]!.title);
+  // Beside its button, right of the rail, at its height.
+  const [tip, box] = [(await tooltip.boundingBox())!, (await button(1).boundingBox())!];
+  expect(tip.x).toBeGreaterThanOrEqual(64);
+  expect(Math.abs(tip.y + tip.height / 2 - (box.y + box.height / 2))).toBeLessThan(2);
+
+  // Along the rail: the next title at once (the 300 ms skip delay).
+  await button(2).hover();
+  await expect(tooltip).toHaveText(chapters[2]!.title);
+
+  // Away for longer than the skip delay: the delay applies again, to keyboard focus as well.
+  await page.mouse.move(600, 400);
+  await expect(tooltip).toHaveCount(0);
+  await page.clock.runFor(400);
+  await button(3).focus();
+  await page.clock.runFor(699);
+  await expect(tooltip).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(tooltip).toHaveText(chapters[3]!.title);
+  await page.keyboard.press("Escape");
+  await expect(tooltip).toHaveCount(0);
+});
+
 test("choosing a locked level goes to /resume", async ({ page }) => {
   await page.goto(`/${chapters[0]!.slug}`);
   await hydrated(page);

@@ -9,7 +9,7 @@
  * how the chapter got onto the page.
  */
 import { useStore } from "@nanostores/react";
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import { canAccess, LEVELS, type Level } from "../../lib/levels.ts";
 import { FOOTER_LINKS, railNumber } from "./links.ts";
 import { $auth } from "../../stores/auth.ts";
@@ -24,6 +24,7 @@ import {
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
 import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
+import { createTooltipTimer } from "./tooltip-timer.ts";
 
 export const DRAWER_NAVIGATION_DELAY_MS = 300;
 export const DRAWER_LIST_SCROLL_DELAY_MS = 100;
@@ -44,6 +45,19 @@ export default function Navigator({ rail = false }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const list = useRef<HTMLOListElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** The rail button whose title shows beside it, and where (its middle, from the top of the screen). */
+  const [tip, setTip] = useState<{ title: string; top: number } | null>(null);
+  const tips = useMemo(
+    () =>
+      createTooltipTimer<HTMLAnchorElement>(
+        (link) => {
+          const box = link.getBoundingClientRect();
+          setTip({ title: link.dataset.title ?? "", top: box.top + box.height / 2 });
+        },
+        () => setTip(null),
+      ),
+    [],
+  );
 
   // Before mounting, render exactly what the server rendered: the Operator chapters, none of them
   // current (every chapter page is the one chapter shell, filled in on the server).
@@ -93,19 +107,33 @@ export default function Navigator({ rail = false }: Props) {
         frame = 0;
         state = nextRailState(state, window.scrollY, performance.now());
         setRailVisible(state.visible);
+        tips.leave(); // the button moved away from its tooltip
+
       });
     };
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === "Escape") tips.leave();
+    };
     window.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("keydown", onKey);
     return () => {
       window.removeEventListener("scroll", onScroll);
+      window.removeEventListener("keydown", onKey);
       cancelAnimationFrame(frame);
     };
-  }, [rail]);
+  }, [rail, tips]);
 
   const openDrawer = (event: MouseEvent<HTMLElement>) => {
     opener.current = event.currentTarget;
+    tips.leave();
     setOpen(true);
   };
+  // A tooltip follows a mouse or pen, and keyboard focus; a finger on a phone just follows the link.
+  const tipEnter = (event: PointerEvent<HTMLAnchorElement> | FocusEvent<HTMLAnchorElement>) => {
+    if ("pointerType" in event && event.pointerType === "touch") return;
+    tips.enter(event.currentTarget);
+  };
+  const tipLeave = () => tips.leave();
 
   const choose = (event: MouseEvent<HTMLAnchorElement>, slug: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
@@ -172,16 +200,26 @@ export default function Navigator({ rail = false }: Props) {
               <li key={chapter.slug}>
                 <a
                   href={`/${chapter.slug}`}
-                  aria-label={chapter.title}
-                  title={chapter.title}
+                  // The visible number first (WCAG 2.5.3), then what it stands for.
+                  aria-label={`${railNumber(index)} ${chapter.title}`}
+                  data-title={chapter.title}
                   aria-current={chapter.slug === currentSlug ? "page" : undefined}
                   className="rail-link"
+                  onPointerEnter={tipEnter}
+                  onPointerLeave={tipLeave}
+                  onFocus={tipEnter}
+                  onBlur={tipLeave}
                 >
                   {railNumber(index)}
                 </a>
               </li>
             ))}
           </ol>
+          {tip && (
+            <div role="tooltip" className="rail-tooltip" style={{ top: tip.top }}>
+              {tip.title}
+            </div>
+          )}
         </nav>
       )}
 
