@@ -92,7 +92,7 @@ export default function AccessCodesTab() {
         {codes.length === 0 ? (
           <p className={`${muted} mt-2`}>No access codes yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-lg border border-[var(--color-line)]">
+          <div className="relative mt-3 overflow-x-auto rounded-lg border border-[var(--color-line)]">
             <table className="w-full min-w-[40rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
               <thead className="border-b border-[var(--color-line)] text-[var(--color-muted)]">
                 <tr>
