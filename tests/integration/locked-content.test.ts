@@ -159,4 +159,14 @@ describe("/{slug}: chapter pages rendered into the chapter shell", () => {
     expect(locked.status).toBe(200);
     expect(await locked.text()).toContain("Words only a Mastermind reader may see.");
   });
+
+  it("shows a chapter's own words as written, even where they look like the shell's placeholders", async () => {
+    const title = "ChapterShellLevel 987654321 ChapterShellDescription";
+    const content = "See /chapter-shell and /chapter-shell-transform, chapter-shell-slug and ChapterShellTitle.";
+    await createChapter(database.db, { level: "Operator", slug: "chapter-shell-next-door", title, content });
+    const page = await (await api("/chapter-shell-next-door")).text();
+    expect(page).toContain(`<h1 class="mt-1 font-serif text-2xl leading-tight sm:text-3xl">${title}</h1>`);
+    expect(page).toContain(content);
+    expect(page).toContain('<link rel="canonical" href="http://localhost:4321/chapter-shell-next-door">');
+  });
 });

@@ -58,6 +58,16 @@ export const PAGE_SECURITY_HEADERS: Record<string, string> = {
 
 const NOT_CACHED = { "cache-control": "private, no-store" };
 
+/**
+ * A place in the shell for one of the chapter's texts: NUL can be in no text PostgreSQL stores,
+ * so no chapter can hold a mark.
+ */
+const mark = (name: string) => `\u0000${name}\u0000`;
+
+function fillMarks(marked: string, values: Record<string, string>): string {
+  return marked.replace(/\u0000(\w+)\u0000/g, (_, name: string) => values[name] ?? "");
+}
+
 let placeholders: { shellBody: string; shellPager: string } | undefined;
 
 /** The body and pager the shell was built with: the same for every request, so rendered once. */
@@ -99,21 +109,30 @@ export async function chapterPage(request: Request, slug: string): Promise<Respo
     if (!shell.includes(shellBody) || !shell.includes(shellPager)) {
       throw new Error(`${SHELL_PATH} does not hold the chapter body and pager placeholders.`);
     }
-    const body = renderChapterBody({ content: chapter.content, subsections }, options);
     const { previous, next } = neighbours(levelChapters, chapter.slug);
-    const page = shell
-      .replace(shellBody, () => body)
-      .replace(shellPager, () => renderChapterPager(previous, next))
+    // The shell's tokens become marks first, and the marks the chapter's text last, in one pass:
+    // no text of the chapter is ever searched for a token (a title may say anything).
+    const marked = shell
+      .replace(shellBody, mark("body"))
+      .replace(shellPager, mark("pager"))
       // The shell is noindex; a chapter page carries its canonical address instead (og:url's).
       .replace(SHELL_ROBOTS, () => `<link rel="canonical" href="${SHELL_URL.exec(shell)?.[1] ?? SHELL_PATH}">`)
-      .replaceAll(SHELL_DESCRIPTION, () => escapeHtml(chapterDescription(chapter.content)))
-      .replaceAll(SHELL_CHAPTER.slug, chapter.slug)
-      .replaceAll(SHELL_CHAPTER.title, () => escapeHtml(chapter.title))
+      .replaceAll(SHELL_DESCRIPTION, mark("description"))
+      .replaceAll(SHELL_CHAPTER.slug, mark("slug"))
+      .replaceAll(SHELL_CHAPTER.title, mark("title"))
       .replaceAll(SHELL_CHAPTER.level, level)
       .replaceAll(String(SHELL_CHAPTER.readingTime), String(chapter.readingTime))
-      .replaceAll(SHELL_TRANSFORM_HREF, options.transformHref)
+      .replaceAll(SHELL_TRANSFORM_HREF, mark("transform"))
       // Last, as the tokens above contain it: the shell's own address (og:url, canonical) becomes the chapter's.
-      .replaceAll(SHELL_PATH, `/${chapter.slug}`);
+      .replaceAll(SHELL_PATH, `/${mark("slug")}`);
+    const page = fillMarks(marked, {
+      body: renderChapterBody({ content: chapter.content, subsections }, options),
+      pager: renderChapterPager(previous, next),
+      description: escapeHtml(chapterDescription(chapter.content)),
+      slug: chapter.slug,
+      title: escapeHtml(chapter.title),
+      transform: options.transformHref,
+    });
     return html(page, 200, level === "Operator" ? cdnCacheHeaders([BOOK_CACHE_TAG]) : NOT_CACHED);
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
