@@ -8,7 +8,7 @@ import { config, useConfig } from "../config.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { chapters } from "../db/schema.ts";
 import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
-import { MISSING_HOOK, publishNow, schedulePublish, SECOND_PURGE_MS } from "./publisher.ts";
+import { MISSING_HOOK, publishNow, PURGE_RETRY_DELAYS_MS, schedulePublish, SECOND_PURGE_MS } from "./publisher.ts";
 import { markPublished, readPublishView } from "./state.ts";
 
 describe("publishing on Netlify", () => {
@@ -115,5 +115,19 @@ describe("publishing on Netlify", () => {
     const view = await readPublishView(database.db);
     expect(view.state).toBe("failed");
     expect(view.error).toMatch(/cached chapter pages could not be cleared .*401/);
+  });
+
+  it("tries a failed purge again before the save answers, so a passing failure withdraws the page all the same", async () => {
+    onNetlify();
+    await publishedNow();
+    let purges = 0;
+    vi.mocked(fetch).mockImplementation(async (input) => {
+      if (!String(input).endsWith("/api/v1/purge")) return new Response("");
+      purges++;
+      return new Response("", { status: purges <= PURGE_RETRY_DELAYS_MS.length ? 503 : 200 });
+    });
+    await schedulePublish(database.db);
+    expect(purges).toBe(PURGE_RETRY_DELAYS_MS.length + 1);
+    expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null });
   });
 });

@@ -71,10 +71,28 @@ export async function publishNow(db: Database, now = new Date()): Promise<Publis
   return readPublishView(db);
 }
 
+/**
+ * Pauses before the purge is tried again: a chapter withdrawn from the open level stays in the
+ * CDN's cache until a purge succeeds, so a failed one is not left at that.
+ */
+export const PURGE_RETRY_DELAYS_MS = [250, 1000];
+
+async function purgeWithRetries(db: Database): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await purgeBookPages(db);
+    } catch (error) {
+      const delay = PURGE_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 /** Purges the cached chapter pages; answers why it failed, if it did. */
 async function purge(db: Database): Promise<string | null> {
   try {
-    await purgeBookPages(db);
+    await purgeWithRetries(db);
     if (config().platform === "netlify-functions") {
       deferAfterResponse(
         new Promise((resolve) => setTimeout(resolve, SECOND_PURGE_MS)).then(() => purgeBookPages(db)),
