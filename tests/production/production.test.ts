@@ -27,6 +27,17 @@ import { BUILD_HOOK_URL, SITE_URL, startNetlifyEmulator, type NetlifyEmulator } 
 import { copyProject, filesOf, packFunctions, type PackedFunction } from "./pack.ts";
 
 const baseUrl = testDatabaseUrl();
+
+/** The publish state row, read directly. */
+async function readPublishRow(url: string): Promise<unknown> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query("select * from publish_state")).rows;
+  } finally {
+    await client.end();
+  }
+}
 const MB = 1024 * 1024;
 /** Netlify refuses a function whose zip is larger (docs: Functions > Get started > limits). */
 const NETLIFY_ZIP_LIMIT = 50 * MB;
@@ -96,6 +107,21 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
       );
       expect(filesOf(byName("assessment-complete"))).toContain("content/assessment.yaml");
     });
+  });
+
+  describe("deploy contexts", () => {
+    it("refuses a deploy-preview build pointed at the production database, before it changes anything", async () => {
+      const before = await readPublishRow(scratch.url);
+      const preview = spawnSync(process.execPath, ["src/server/build/build-site.ts"], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, NETLIFY: "true", CONTEXT: "deploy-preview", DATABASE_URL: scratch.url, SITE_URL, DATA_DIR: path.join(root, ".data"), SITE_DIR: path.join(root, "preview-dist") },
+      });
+      expect(preview.status).toBe(1);
+      expect(preview.stderr).toMatch(/deploy-preview build's DATABASE_URL points at the production database .*Nothing was changed/);
+      expect(fs.existsSync(path.join(root, "preview-dist"))).toBe(false);
+      expect(await readPublishRow(scratch.url)).toEqual(before);
+    }, 60_000);
   });
 
   for (const driver of ["pg", "neon"] as const) {
@@ -213,10 +239,11 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(moved.status).toBe(200);
         const savedAt = performance.now();
         const anonymous = await site.fetch(`/${open.slug}`);
+        // The first request after the save is already refused: the exposure window ends with the save.
+        expect(performance.now() - savedAt).toBeLessThan(1000);
         expect(anonymous.status).toBe(302);
         expect(anonymous.headers.get("location")).toBe("/resume");
         expect((await site.fetch(`/api/chapters/${open.slug}`)).status).toBe(401);
-        expect(performance.now() - savedAt).toBeLessThan(1000);
         // The list changed: the static pages are rebuilt through the build hook.
         expect(site.buildHookCalls).toBe(hooksBefore + 1);
         expect(await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()).toMatchObject({ state: "publishing" });
@@ -224,6 +251,17 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         const published = await site.fetch("/api/admin/publish", asAdmin(cookie, "POST"));
         expect(published.status).toBe(202);
         expect(site.buildHookCalls).toBe(hooksBefore + 2);
+
+        // Deleted: the cached page goes with the save too, for the missing-chapter view.
+        const other = chapters.filter((c) => c.level === "Operator")[2]!;
+        await site.fetch(`/${other.slug}`);
+        expect((await site.fetch(`/${other.slug}`)).headers.get("cache-status")).toContain("hit");
+        expect((await site.fetch(`/api/admin/chapters/${other.id}`, asAdmin(cookie, "DELETE"))).status).toBe(200);
+        const deletedAt = performance.now();
+        const gone = await site.fetch(`/${other.slug}`);
+        expect(performance.now() - deletedAt).toBeLessThan(1000);
+        expect(gone.status).toBe(404);
+        expect(await gone.text()).toContain("The requested chapter could not be found.");
       }, 60_000);
 
       it("pages the submissions and streams their CSV from the database after the handler returned", async () => {
@@ -281,8 +319,8 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
 
   describe("misconfigured, or out of connections", () => {
     /** One request to GET /api/chapters on fresh instances with these variables. */
-    async function chaptersWith(variables: Record<string, string>, deployContext = "production") {
-      const site = await startNetlifyEmulator({ functions: [byName("chapters")], siteDir: path.join(root, "dist"), variables, deployContext });
+    async function chaptersWith(variables: Record<string, string>, deployContext = "production", neonRelayPort?: number) {
+      const site = await startNetlifyEmulator({ functions: [byName("chapters")], siteDir: path.join(root, "dist"), variables, deployContext, neonRelayPort });
       try {
         const response = await site.fetch("/api/chapters");
         return { status: response.status, body: await response.text(), logs: site.logs() };
@@ -305,18 +343,22 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
       expect((await chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET }, "deploy-preview")).status).toBe(200);
     }, 60_000);
 
-    it("answers 503, not 500, when the database refuses the connection (too many connections, 53300)", async () => {
+    it("answers 503, not 500, when the database refuses the connection (too many connections, 53300), through pg and Neon", async () => {
       const role = `sb_no_slots_${process.pid}`;
       const admin = new pg.Client({ connectionString: baseUrl });
       await admin.connect();
       await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 0`);
+      const relay = await startNeonRelay();
       try {
         const limited = new URL(scratch.url);
         limited.username = role;
-        const answer = await chaptersWith({ DATABASE_URL: limited.href, SESSION_SECRET, BUILD_HOOK_URL });
-        expect(answer.status, answer.logs).toBe(503);
-        expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "database_unavailable" } });
+        const variables = { DATABASE_URL: limited.href, SESSION_SECRET, BUILD_HOOK_URL };
+        for (const answer of [await chaptersWith(variables), await chaptersWith({ ...variables, DATABASE_DRIVER: "neon" }, "production", relay.port)]) {
+          expect(answer.status, answer.logs).toBe(503);
+          expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "database_unavailable" } });
+        }
       } finally {
+        await relay.close();
         await admin.query(`DROP ROLE ${role}`);
         await admin.end();
       }
