@@ -145,6 +145,30 @@ describe.skipIf(!baseUrl)("concurrency across two server processes on one Postgr
     await expect.poll(listed, { timeout: 30_000, interval: 500 }).toBe(true);
   }, 60_000);
 
+  it("withdraws a chapter moved out of Operator through one server from the other's cache within a second", async () => {
+    const cookie = await adminCookie(servers[0]!);
+    const [, chapter] = await listChapters(direct.db, ["Operator"]);
+    const page = () => fetch(`${servers[1]!.url}/${chapter!.slug}`, { redirect: "manual" });
+    await page();
+    expect((await page()).headers.get("cache-status")).toContain("hit");
+    const moved = await fetch(`${servers[0]!.url}/api/admin/chapters/${chapter!.id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ slug: chapter!.slug, title: chapter!.title, content: "Moved.", readingTime: 5, order: chapter!.order, level: "Mastermind" }),
+    });
+    expect(moved.status).toBe(200);
+    const savedAt = performance.now();
+    let answer = await page();
+    while (answer.status === 200 && performance.now() - savedAt < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answer = await page();
+    }
+    const window = performance.now() - savedAt;
+    console.log(`Exposure window on the other server: ${window.toFixed(0)} ms`);
+    expect(answer.status).toBe(302);
+    expect(window).toBeLessThan(1000);
+  });
+
   it("does not lock the owner out when someone elsewhere fails to sign in as them", async () => {
     const statuses = await atOnce(6, () => "/api/admin/login", () => json({ email: ADMIN.email, password: "a wrong guess!" }, from("192.0.2.66")));
     console.log("6 wrong admin passwords at once from one address:", tally(statuses));
