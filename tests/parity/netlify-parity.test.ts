@@ -110,6 +110,11 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
       expect(mine.headers.get(name), name).toBe(value);
       expect(remote!.headers.get(name), name).toBe(value);
     }
+    // What Netlify's CDN is told to do with it (docs/decisions/0007): the same from both.
+    for (const name of ["cache-control", "netlify-cdn-cache-control", "netlify-cache-tag"]) {
+      expect(remote!.headers.get(name), name).toBeTruthy();
+      expect(mine.headers.get(name), name).toBe(remote!.headers.get(name));
+    }
   });
 
   it("answers every redirect of netlify.toml alike", async () => {
