@@ -68,7 +68,8 @@ export async function loadDeleted(): Promise<void> {
 
 export async function loadSubsections(chapterId: number): Promise<void> {
   try {
-    const list = await apiRequest<AdminSubsection[]>("GET", `/api/chapters/${chapterId}/subsections`);
+    // Fresh, past any CDN copy (SPEC.md section 7: always fetched fresh in the admin panel).
+    const list = await apiRequest<AdminSubsection[]>("GET", `/api/chapters/${chapterId}/subsections?fresh=${Date.now()}`);
     $subsections.set({ ...$subsections.get(), [chapterId]: [...list].sort((a, b) => a.order - b.order) });
   } catch (error) {
     if (isSignedOutError(error)) sessionEnded();

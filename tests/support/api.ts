@@ -8,6 +8,8 @@ import path from "node:path";
 import { useDatabase } from "../../src/server/db/index.ts";
 import type { DatabaseHandle } from "../../src/server/db/client.ts";
 import { createFetchHandler } from "../../src/server/host/app.ts";
+import type { CdnCache } from "../../src/server/host/cdn-cache.ts";
+import { useLocalPurge } from "../../src/server/publish/cache-purge.ts";
 import { loadFunctions } from "../../src/server/host/functions.ts";
 import { readNetlifyConfig } from "../../src/server/host/netlify-config.ts";
 import { StaticSite } from "../../src/server/host/static-site.ts";
@@ -17,13 +19,17 @@ export type Api = (pathname: string, init?: RequestInit) => Promise<Response>;
 
 let functions: ReturnType<typeof loadFunctions> | undefined;
 
-/** An API client on `database`, which becomes the process's database; serving `siteDir` if given. */
-export async function apiClient(database: DatabaseHandle, siteDir?: string): Promise<Api> {
+/**
+ * An API client on `database`, which becomes the process's database; serving `siteDir` if given;
+ * through `cache` (the CDN's stand-in, purged by content changes as the local host's is) if given.
+ */
+export async function apiClient(database: DatabaseHandle, siteDir?: string, { cache }: { cache?: CdnCache } = {}): Promise<Api> {
   useDatabase(database);
   functions ??= loadFunctions(readNetlifyConfig().functionsDir);
   const site = new StaticSite(siteDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "sb-site-")));
   useSitePages((pathname) => site.lookup(pathname)?.body.toString("utf8") ?? null);
-  const handler = createFetchHandler({ netlify: readNetlifyConfig(), functions: await functions, site: () => site });
+  useLocalPurge(cache && ((tags) => cache.purge(tags)));
+  const handler = createFetchHandler({ netlify: readNetlifyConfig(), functions: await functions, site: () => site, cache });
   return (pathname, init = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has("x-nf-client-connection-ip")) headers.set("x-nf-client-connection-ip", "203.0.113.7");

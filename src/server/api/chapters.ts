@@ -1,14 +1,26 @@
 /** The public read API for chapters and subsections (SPEC.md section 7). */
+import { levelOf } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 import { requireReadable } from "../access/reader.ts";
 import { database } from "../db/index.ts";
 import { badRequest, notFound } from "../http/errors.ts";
+import { publicJson } from "../http/cdn.ts";
 import { json, route } from "../http/respond.ts";
 import { getChapterById, getChapterBySlug, listChapters, listSubsections } from "../repositories/chapters.ts";
 
+/**
+ * Answers of the open level are the same for everyone: kept at the CDN until the next content
+ * change purges them, with an ETag (docs/decisions/0007). Anything else is the caller's own, and
+ * so is an answer asked for with a query (the admin panel's `?fresh=`: a purge takes seconds to
+ * reach every CDN node, and the operator must see what they just saved).
+ */
+function answerFor(request: Request, level: string | null, data: unknown): Response {
+  return levelOf(level) === "Operator" && !new URL(request.url).search ? publicJson(data) : json(data);
+}
+
 /** GET /api/chapters: every live chapter with its level, never its content. */
 export const chapterList = route({
-  GET: async () => json(await listChapters(await database())),
+  GET: async (request) => answerFor(request, "Operator", await listChapters(await database())),
 });
 
 /** GET /api/chapters/{slug}: one chapter, when the caller may read its level. */
@@ -17,7 +29,7 @@ export const chapterBySlug = route<[slug: string]>({
     const chapter = SLUG_PATTERN.test(slug) ? await getChapterBySlug(await database(), slug) : undefined;
     if (!chapter) throw notFound(`No chapter has the address "${slug}".`);
     await requireReadable(request, chapter.level);
-    return json(chapter);
+    return answerFor(request, chapter.level, chapter);
   },
 });
 
@@ -31,6 +43,6 @@ export const chapterSubsections = route<[chapterId: string]>({
     const chapter = await getChapterById(db, Number(chapterId));
     if (!chapter) throw notFound(`No chapter has the id ${chapterId}.`);
     await requireReadable(request, chapter.level);
-    return json(await listSubsections(db, chapter.id));
+    return answerFor(request, chapter.level, await listSubsections(db, chapter.id));
   },
 });

@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { json } from "./respond.ts";
+
 /**
  * Caching answers at the CDN (Netlify's, or the local host's stand-in: src/server/host/cdn-cache.ts).
  * A cached answer is kept until a purge names one of its tags or a new deploy goes live; browsers
@@ -14,4 +17,14 @@ export function cdnCacheHeaders(tags: readonly string[]): Record<string, string>
     "netlify-cdn-cache-control": "public, durable, s-maxage=31536000",
     "netlify-cache-tag": tags.join(","),
   };
+}
+
+/**
+ * A JSON answer that is the same for every caller, kept at the CDN under `tags` and carrying an
+ * ETag, so a browser's revalidation is answered 304 by the CDN (Netlify's, or the local host's).
+ */
+export function publicJson(data: unknown, tags: readonly string[] = [BOOK_CACHE_TAG]): Response {
+  const body = JSON.stringify(data);
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return json(data, { headers: { ...cdnCacheHeaders(tags), etag } });
 }
