@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
+import { precompress } from "./precompress.ts";
 import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot } from "./snapshot.ts";
 
 /** What a static build reads besides the snapshot; a change to any of them calls for a rebuild. */
@@ -85,6 +86,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   log("Building the static site...");
   try {
     await runAstroBuild(scratch, snapshotFile, path.join(workDir, "astro-cache"));
+    precompress(scratch);
     fs.writeFileSync(path.join(scratch, STAMP_FILE), stamp);
     moveFolder(scratch, next);
   } finally {

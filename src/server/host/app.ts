@@ -10,10 +10,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { CLIENT_IP_HEADER } from "../http/request.ts";
-import type { CdnCache } from "./cdn-cache.ts";
+import { cachedAnswer, type CdnCache } from "./cdn-cache.ts";
 import type { FunctionRoute } from "./functions.ts";
 import type { NetlifyConfig } from "./netlify-config.ts";
-import type { StaticFile, StaticSite } from "./static-site.ts";
+import { staticAnswer, type PlainAnswer, type StaticFile, type StaticSite } from "./static-site.ts";
 
 export interface HostOptions {
   netlify: NetlifyConfig;
@@ -41,8 +41,10 @@ export function createFetchHandler(options: HostOptions): (request: Request) => 
 /** The host as a node:http request listener. */
 export function createHandler(options: HostOptions) {
   const fetchHandler = createFetchHandler(options);
+  const fast = fastPath(options);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      if (fast(req, res)) return;
       await send(res, await fetchHandler(toRequest(req, options.trustedProxies ?? [])), req.method === "HEAD");
     } catch (error) {
       console.error("The local host failed to answer:", error);
@@ -110,21 +112,67 @@ async function answer(request: Request, options: HostOptions, depth: number, url
 }
 
 function staticResponse(request: Request, file: StaticFile, status: number, custom: Record<string, string>) {
-  const headers = new Headers({
-    "content-type": file.type,
-    etag: file.etag,
-    "cache-control": "public, max-age=0, must-revalidate",
-    vary: "Accept-Encoding",
+  const plain = staticAnswer(file, status, custom, {
+    ifNoneMatch: request.headers.get("if-none-match"),
+    acceptEncoding: request.headers.get("accept-encoding"),
+    head: false,
   });
-  for (const [name, value] of Object.entries(custom)) headers.set(name, value);
-  if (status === 200 && request.headers.get("if-none-match") === file.etag) {
-    return new Response(null, { status: 304, headers });
-  }
-  const gzip = file.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  if (gzip) headers.set("content-encoding", "gzip");
-  const body = gzip ? file.gzip! : file.body;
-  headers.set("content-length", String(body.length));
-  return new Response(new Uint8Array(body), { status, headers });
+  return new Response(plain.body && new Uint8Array(plain.body), { status: plain.status, headers: plain.headers });
+}
+
+/** How many paths the fast path remembers the routing of (then forgets them all at once). */
+const MAX_REMEMBERED_ROUTES = 10_000;
+
+/**
+ * The fast path of the node:http listener, for what most requests are: a GET of a static file or
+ * of an answer the CDN cache holds. Written straight to the socket, without web Request and
+ * Response objects, by the same rules as `answer` (a cached answer exists only where a function
+ * answered; a static file only where no function with a path and no forced redirect comes first,
+ * which is remembered per path). Answers false when the request needs the full routing.
+ */
+function fastPath({ netlify, functions, site, cache }: HostOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const staticFirst = new Map<string, boolean>();
+  const goesToStatic = (url: URL) => {
+    let known = staticFirst.get(url.pathname);
+    if (known === undefined) {
+      known =
+        !functions.some((route) => !route.preferStatic && route.match(url, "GET")) &&
+        !netlify.redirects.some((rule) => rule.force && rule.match(url.pathname));
+      if (staticFirst.size >= MAX_REMEMBERED_ROUTES) staticFirst.clear();
+      staticFirst.set(url.pathname, known);
+    }
+    return known;
+  };
+  return (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const target = req.url ?? "/";
+    const head = req.method === "HEAD";
+    const ifNoneMatch = req.headers["if-none-match"] ?? null;
+    const https = req.headers["x-forwarded-proto"] === "https";
+    const hit = cache?.lookup(target);
+    if (hit) {
+      write(res, cachedAnswer(hit, "hit", { ifNoneMatch, head }), https);
+      return true;
+    }
+    let url: URL;
+    try {
+      url = new URL(target, "http://host");
+    } catch {
+      return false;
+    }
+    if (url.search || !goesToStatic(url)) return false;
+    const file = site().lookup(url.pathname);
+    if (!file) return false;
+    write(res, staticAnswer(file, 200, netlify.headersFor(url.pathname), { ifNoneMatch, acceptEncoding: req.headers["accept-encoding"] ?? null, head }), https);
+    return true;
+  };
+}
+
+function write(res: ServerResponse, answer: PlainAnswer, https: boolean): void {
+  // As browsers ignore HSTS over plain http, the local host only sends it behind HTTPS.
+  if (!https) delete answer.headers["strict-transport-security"];
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
 }
 
 /**

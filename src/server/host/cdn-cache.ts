@@ -8,6 +8,7 @@
  * - those headers never reach the browser, as on Netlify; `Cache-Status` tells a hit from a miss.
  * An answer that was being made while a purge happened is not kept: it may hold what was purged.
  */
+import type { PlainAnswer } from "./static-site.ts";
 
 export interface CachedAnswer {
   status: number;
@@ -50,19 +51,24 @@ export class CdnCache {
     return this.entries.size;
   }
 
+  /** The live answer kept for `key` (path and query), if any. */
+  lookup(key: string): CachedAnswer | null {
+    const cached = this.entries.get(key);
+    if (!cached) return null;
+    this.entries.delete(key);
+    if (cached.expires <= this.clock()) return null;
+    // Most recently used last: the oldest entry goes first when the cache is full.
+    this.entries.set(key, cached);
+    return cached;
+  }
+
   /** Answers `request` from the cache, or from `origin` (keeping the answer when its headers allow). */
   async fetch(request: Request, origin: () => Promise<Response>): Promise<Response> {
     if (request.method !== "GET" && request.method !== "HEAD") return origin();
     const url = new URL(request.url);
     const key = url.pathname + url.search;
-    const cached = this.entries.get(key);
-    if (cached && cached.expires > this.clock()) {
-      // Most recently used last: the oldest entry goes first when the cache is full.
-      this.entries.delete(key);
-      this.entries.set(key, cached);
-      return answer(request, cached, "hit");
-    }
-    if (cached) this.entries.delete(key);
+    const cached = this.lookup(key);
+    if (cached) return answer(request, cached, "hit");
     const generation = this.generation;
     const response = await origin();
     const lifetime = request.method === "GET" ? cdnLifetime(response.headers) : 0;
@@ -101,13 +107,17 @@ export class CdnCache {
   }
 }
 
+/** A kept answer as plain values: 304 for a matching If-None-Match (the host's fast path writes these). */
+export function cachedAnswer(entry: CachedAnswer, status: string, request: { ifNoneMatch: string | null; head: boolean }): PlainAnswer {
+  const headers: Record<string, string> = Object.fromEntries(entry.headers);
+  headers["cache-status"] = `"Netlify Edge"; ${status}`;
+  if (entry.etag && request.ifNoneMatch === entry.etag) return { status: 304, headers, body: null };
+  return { status: entry.status, headers, body: request.head ? null : entry.body };
+}
+
 function answer(request: Request, entry: CachedAnswer, status: string): Response {
-  const headers = new Headers(entry.headers);
-  headers.set("cache-status", `"Netlify Edge"; ${status}`);
-  if (entry.etag && request.headers.get("if-none-match") === entry.etag) {
-    return new Response(null, { status: 304, headers });
-  }
-  return new Response(request.method === "HEAD" ? null : entry.body.slice(), { status: entry.status, headers });
+  const plain = cachedAnswer(entry, status, { ifNoneMatch: request.headers.get("if-none-match"), head: request.method === "HEAD" });
+  return new Response(plain.body && plain.body.slice(), { status: plain.status, headers: plain.headers });
 }
 
 function withoutCdnHeaders(response: Response, status: string): Response {

@@ -1,12 +1,14 @@
 /**
- * Serving a built site folder: files read once and kept in memory (with a gzip copy for text),
- * ETags and 304s. A new build is served by swapping in a new StaticSite, so the old one keeps
- * answering until the new one is complete.
+ * Serving a built site folder: files read once and kept in memory with their compressed copies
+ * (made at build: src/server/build/precompress.ts; gzip made here for a folder built without
+ * them), ETags and 304s. A new build is served by swapping in a new StaticSite, so the old one
+ * keeps answering until the new one is complete.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { MIN_COMPRESS_BYTES } from "../build/precompress.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -33,8 +35,42 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json)|image\/svg
 export interface StaticFile {
   body: Buffer;
   gzip: Buffer | null;
+  brotli: Buffer | null;
   type: string;
   etag: string;
+}
+
+/** What a static file answers, as plain values (the host writes them to a socket or a Response). */
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+/**
+ * The answer for `file`: 304 for a matching If-None-Match, else the file, brotli or gzip when the
+ * client takes it. `custom` headers (netlify.toml's) come on top.
+ */
+export function staticAnswer(file: StaticFile, status: number, custom: Record<string, string>, request: { ifNoneMatch: string | null; acceptEncoding: string | null; head: boolean }): PlainAnswer {
+  const headers: Record<string, string> = {
+    "content-type": file.type,
+    etag: file.etag,
+    "cache-control": "public, max-age=0, must-revalidate",
+    vary: "Accept-Encoding",
+  };
+  for (const [name, value] of Object.entries(custom)) headers[name.toLowerCase()] = value;
+  if (status === 200 && request.ifNoneMatch === file.etag) return { status: 304, headers, body: null };
+  const accepts = request.acceptEncoding ?? "";
+  let body = file.body;
+  if (file.brotli && /\bbr\b/.test(accepts)) {
+    headers["content-encoding"] = "br";
+    body = file.brotli;
+  } else if (file.gzip && /\bgzip\b/.test(accepts)) {
+    headers["content-encoding"] = "gzip";
+    body = file.gzip;
+  }
+  headers["content-length"] = String(body.length);
+  return { status, headers, body: request.head ? null : body };
 }
 
 /** How many paths that hold no file are remembered (then forgotten at once): the web is full of probes. */
@@ -56,8 +92,9 @@ export class StaticSite {
     } catch {
       return null;
     }
-    // No parent segments, and no dot files (the build stamp, editor droppings) are ever served.
-    if (decoded.includes("\0") || decoded.split("/").some((segment) => segment.startsWith("."))) return null;
+    // No parent segments, no dot files (the build stamp, editor droppings), and no compressed
+    // copies as files of their own.
+    if (decoded.includes("\0") || decoded.split("/").some((segment) => segment.startsWith(".")) || /\.(br|gz)$/.test(decoded)) return null;
     const base = decoded.endsWith("/") ? `${decoded}index.html` : decoded;
     const candidates = [base, `${base}.html`, `${base}/index.html`];
     for (const candidate of candidates) {
@@ -88,10 +125,12 @@ export class StaticSite {
         if (fs.statSync(full).isFile()) {
           const body = fs.readFileSync(full);
           const type = TYPES[path.extname(full).toLowerCase()] ?? "application/octet-stream";
+          const compressible = COMPRESSIBLE.test(type) && body.length >= MIN_COMPRESS_BYTES;
           file = {
             body,
             type,
-            gzip: COMPRESSIBLE.test(type) && body.length > 1024 ? gzipSync(body) : null,
+            gzip: compressible ? (readIfThere(`${full}.gz`) ?? gzipSync(body)) : null,
+            brotli: compressible ? readIfThere(`${full}.br`) : null,
             etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
           };
         }
@@ -106,5 +145,13 @@ export class StaticSite {
       this.misses.add(relative);
     }
     return file;
+  }
+}
+
+function readIfThere(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
   }
 }
