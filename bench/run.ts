@@ -68,8 +68,9 @@ async function loadCases(server: Child, code: { login: string; password: string 
   );
   const { id } = (await (await fetch(`${server.url}/api/assessment/session`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { id: string };
   return [
-    { name: "static chapter page", url: `${server.url}/${open.slug}`, headers: { "accept-encoding": "gzip" } },
-    { name: "GET /api/chapters", url: `${server.url}/api/chapters` },
+    { name: "static page (/apply, brotli)", url: `${server.url}/apply`, headers: { "accept-encoding": "br, gzip" } },
+    { name: "Operator chapter page (CDN cache, brotli)", url: `${server.url}/${open.slug}`, headers: { "accept-encoding": "br, gzip" } },
+    { name: "GET /api/chapters (CDN cache)", url: `${server.url}/api/chapters` },
     { name: "locked chapter, signed in", url: `${server.url}/${locked.slug}`, headers: { cookie: reader } },
     {
       name: "assessment answer",
