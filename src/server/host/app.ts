@@ -151,7 +151,7 @@ function fastPath({ netlify, functions, site, cache }: HostOptions): (req: Incom
     const https = req.headers["x-forwarded-proto"] === "https";
     const hit = cache?.lookup(target);
     if (hit) {
-      write(res, cachedAnswer(hit, "hit", { ifNoneMatch, head }), https);
+      write(res, cachedAnswer(hit, "hit", { ifNoneMatch, acceptEncoding: req.headers["accept-encoding"] ?? null, head }), https);
       return true;
     }
     let url: URL;

@@ -8,12 +8,17 @@
  * - those headers never reach the browser, as on Netlify; `Cache-Status` tells a hit from a miss.
  * An answer that was being made while a purge happened is not kept: it may hold what was purged.
  */
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { MIN_COMPRESS_BYTES } from "../build/precompress.ts";
 import type { PlainAnswer } from "./static-site.ts";
 
 export interface CachedAnswer {
   status: number;
   headers: [string, string][];
   body: Uint8Array;
+  /** Compressed copies of a text answer, made once when it is kept (as Netlify's CDN compresses). */
+  brotli: Uint8Array | null;
+  gzip: Uint8Array | null;
   tags: Set<string>;
   expires: number;
   etag: string | null;
@@ -74,10 +79,14 @@ export class CdnCache {
     const lifetime = request.method === "GET" ? cdnLifetime(response.headers) : 0;
     const headers = [...response.headers].filter(([name]) => !CDN_HEADERS.includes(name) && name !== "set-cookie");
     if (lifetime === 0) return withoutCdnHeaders(response, "fwd=miss");
+    const body = new Uint8Array(await response.arrayBuffer());
+    const compress = !response.headers.has("content-encoding") && /^(text\/|application\/json)/.test(response.headers.get("content-type") ?? "") && body.length >= MIN_COMPRESS_BYTES;
     const entry: CachedAnswer = {
       status: response.status,
-      headers,
-      body: new Uint8Array(await response.arrayBuffer()),
+      headers: compress ? varyOnEncoding(headers) : headers,
+      body,
+      brotli: compress ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : null,
+      gzip: compress ? gzipSync(body) : null,
       tags: new Set(
         (response.headers.get("netlify-cache-tag") ?? response.headers.get("cache-tag") ?? "")
           .split(",")
@@ -107,16 +116,33 @@ export class CdnCache {
   }
 }
 
-/** A kept answer as plain values: 304 for a matching If-None-Match (the host's fast path writes these). */
-export function cachedAnswer(entry: CachedAnswer, status: string, request: { ifNoneMatch: string | null; head: boolean }): PlainAnswer {
+/**
+ * A kept answer as plain values: 304 for a matching If-None-Match, brotli or gzip when the client
+ * takes it (the host's fast path writes these).
+ */
+export function cachedAnswer(entry: CachedAnswer, status: string, request: { ifNoneMatch: string | null; acceptEncoding: string | null; head: boolean }): PlainAnswer {
   const headers: Record<string, string> = Object.fromEntries(entry.headers);
   headers["cache-status"] = `"Netlify Edge"; ${status}`;
   if (entry.etag && request.ifNoneMatch === entry.etag) return { status: 304, headers, body: null };
-  return { status: entry.status, headers, body: request.head ? null : entry.body };
+  const accepts = request.acceptEncoding ?? "";
+  let body = entry.body;
+  if (entry.brotli && /\bbr\b/.test(accepts)) {
+    headers["content-encoding"] = "br";
+    body = entry.brotli;
+  } else if (entry.gzip && /\bgzip\b/.test(accepts)) {
+    headers["content-encoding"] = "gzip";
+    body = entry.gzip;
+  }
+  headers["content-length"] = String(body.length);
+  return { status: entry.status, headers, body: request.head ? null : body };
 }
 
 function answer(request: Request, entry: CachedAnswer, status: string): Response {
-  const plain = cachedAnswer(entry, status, { ifNoneMatch: request.headers.get("if-none-match"), head: request.method === "HEAD" });
+  const plain = cachedAnswer(entry, status, {
+    ifNoneMatch: request.headers.get("if-none-match"),
+    acceptEncoding: request.headers.get("accept-encoding"),
+    head: request.method === "HEAD",
+  });
   return new Response(plain.body && plain.body.slice(), { status: plain.status, headers: plain.headers });
 }
 
@@ -125,4 +151,11 @@ function withoutCdnHeaders(response: Response, status: string): Response {
   for (const name of CDN_HEADERS) headers.delete(name);
   headers.set("cache-status", `"Netlify Edge"; ${status}`);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The headers with Accept-Encoding added to their Vary (the answer now differs by it). */
+function varyOnEncoding(headers: [string, string][]): [string, string][] {
+  const vary = headers.find(([name]) => name === "vary")?.[1];
+  const rest = headers.filter(([name]) => name !== "vary");
+  return [...rest, ["vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding"]];
 }

@@ -108,6 +108,24 @@ describe("the local host's fast path", () => {
     }
   });
 
+  it("keeps a compressed copy of a cached text answer and serves it to a client that takes it", async () => {
+    const routing = createFetchHandler(options);
+    const long = { ...cachedFunction("long", "/api/long", calls), handler: () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8", ...cdnCacheHeaders(["book"]) } }) };
+    options.functions.push(long);
+    try {
+      await routing(new Request(`${base}/api/long`));
+      const response = await new Promise<http.IncomingMessage>((resolve) => http.get(`${base}/api/long`, { headers: { "accept-encoding": "br" } }, resolve));
+      const chunks: Buffer[] = [];
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      expect(response.headers["cache-status"]).toContain("hit");
+      expect(response.headers["content-encoding"]).toBe("br");
+      expect(response.headers.vary).toBe("Accept-Encoding");
+      expect(brotliDecompressSync(Buffer.concat(chunks)).toString()).toBe(page);
+    } finally {
+      options.functions.pop();
+    }
+  });
+
   it("answers a cached function answer from the cache, with 304 for its ETag, and never a file a function shadows", async () => {
     const first = await fetch(`${base}/api/thing`);
     expect(first.headers.get("cache-status")).toContain("stored");
