@@ -1,7 +1,10 @@
 /**
- * Typography as a person sees it (issue 12: 10), at a desktop (1280x800) and
+ * Layout and typography as a person sees them (issue 12: 10 and 11), at a desktop (1280x800) and
  * a phone (390x844) size: boxes, pixels and computed styles, not attributes.
  */
+import type { Locator, Page } from "@playwright/test";
+import sharp from "sharp";
+import { adminLogin, chapterCard, createChapter, createSubsection, showLevel } from "./admin-fixtures.ts";
 import { expect, test } from "./page-test.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 
@@ -11,9 +14,131 @@ const SIZES = [
 ];
 const FAMILY = "Source Serif 4 Variable";
 
+/**
+ * Where the ink of each part starts, in CSS pixels from the window's left: the leftmost visible
+ * text or icon of the header, of the page's column (`column` names its first block of text) and
+ * of the footer. Screen-reader-only text, the rail and the drawer (fixed, outside the grid) are
+ * not counted.
+ */
+async function inkLefts(page: Page, column: string): Promise<{ header: number; column: number; footer: number }> {
+  return page.evaluate((columnSelector) => {
+    const skipped = (el: Element) => el.closest(".sr-only, dialog, [data-testid='rail']") !== null;
+    const inkLeft = (root: Element): number => {
+      let left = Infinity;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node instanceof SVGSVGElement && !skipped(node)) {
+          const box = node.getBoundingClientRect();
+          if (box.width > 0 && box.height > 0) left = Math.min(left, box.left);
+        } else if (node.nodeType === Node.TEXT_NODE && node.textContent!.trim() && !skipped(node.parentElement!)) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const box of range.getClientRects()) if (box.width > 0) left = Math.min(left, box.left);
+        }
+      }
+      return left;
+    };
+    return {
+      header: inkLeft(document.querySelector("body > div > header")!),
+      column: inkLeft(document.querySelector(columnSelector)!),
+      footer: inkLeft(document.querySelector("body > div > footer")!),
+    };
+  }, column);
+}
+
+/** The controls that open the chapter drawer and are visible now (the drawer's own excluded). */
+function visibleDrawerOpeners(page: Page): Locator {
+  return page.locator("[aria-controls='chapter-drawer']:not(dialog *)").locator("visible=true");
+}
+
+/** The colour of one screen pixel, as [r, g, b]. */
+async function pixel(page: Page, x: number, y: number): Promise<[number, number, number]> {
+  const png = await page.screenshot({ clip: { x, y, width: 1, height: 1 } });
+  const { data } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return [data[0]!, data[1]!, data[2]!];
+}
+const brightness = ([r, g, b]: [number, number, number]) => (r + g + b) / 3;
+
 for (const size of SIZES) {
   test.describe(`${size.width}x${size.height}`, () => {
     test.use({ viewport: size });
+
+    test("the header's content, the reading column and the footer's content start at one left edge", async ({ page, request }) => {
+      const [first] = await operatorChapters(request);
+      await page.goto(`/${first!.slug}`);
+      await hydrated(page);
+      const chapter = await inkLefts(page, "article .chapter-content");
+      expect(Math.abs(chapter.header - chapter.column), JSON.stringify(chapter)).toBeLessThanOrEqual(1);
+      expect(Math.abs(chapter.footer - chapter.column), JSON.stringify(chapter)).toBeLessThanOrEqual(1);
+      // The chapter's sticky title sits on the same edge.
+      const title = await inkLefts(page, "article h1");
+      expect(Math.abs(title.column - chapter.column)).toBeLessThanOrEqual(1);
+
+      await page.goto("/about");
+      await hydrated(page);
+      const text = await inkLefts(page, "main article");
+      expect(Math.abs(text.header - text.column), JSON.stringify(text)).toBeLessThanOrEqual(1);
+      expect(Math.abs(text.footer - text.column), JSON.stringify(text)).toBeLessThanOrEqual(1);
+    });
+
+    test("the open drawer's backdrop dims the whole window, header and scrollbar gutter included", async ({ page, request }) => {
+      await page.addInitScript(() => localStorage.setItem("book-theme", "light"));
+      const [first] = await operatorChapters(request);
+      await page.goto(`/${first!.slug}`);
+      await hydrated(page);
+      const header = page.locator("body > div > header");
+      const box = (await header.boundingBox())!;
+      // Points of bare header background right of the 320 px drawer, above the header's links,
+      // and the far right column of the window (where the scrollbar's gutter is).
+      const points = [
+        { x: Math.round(box.x + box.width - 24), y: Math.round(box.y + 3) },
+        { x: size.width - 2, y: Math.round(box.y + box.height / 2) },
+      ];
+      const before = await Promise.all(points.map((p) => pixel(page, p.x, p.y)));
+
+      await visibleDrawerOpeners(page).first().click();
+      const drawer = page.getByRole("dialog", { name: "Chapters" });
+      await expect(drawer).toBeVisible();
+      await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().left)).toBeGreaterThanOrEqual(0);
+      // The pointer meets the backdrop (which belongs to the drawer's dialog), not the header's links.
+      const covered = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.id === "chapter-drawer", {
+        x: box.x + box.width - 24,
+        y: box.y + box.height / 2,
+      });
+      expect(covered, "the header still takes the pointer").toBe(true);
+      for (const [index, point] of points.entries()) {
+        const after = await pixel(page, point.x, point.y);
+        expect(brightness(after), `pixel ${JSON.stringify(point)}: ${before[index]} before, ${after} with the drawer open`).toBeLessThan(brightness(before[index]!) * 0.7);
+      }
+    });
+
+    test("one menu control at a time: exactly one visible control opens the drawer", async ({ page, request }) => {
+      const [first] = await operatorChapters(request);
+      for (const address of [`/${first!.slug}`, "/about"]) {
+        await page.goto(address);
+        await hydrated(page);
+        await expect(visibleDrawerOpeners(page), address).toHaveCount(1);
+        await visibleDrawerOpeners(page).click();
+        await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
+      }
+    });
+
+    test("the in-person modal shows its send button in the window; the fields scroll inside it", async ({ page }) => {
+      await page.goto("/in-person");
+      await hydrated(page);
+      await page.getByRole("button", { name: "Request a Private Meeting" }).click();
+      const dialog = page.getByRole("dialog", { name: "Private Meeting Request" });
+      await expect(dialog).toBeVisible();
+      const send = dialog.getByRole("button", { name: "Send Request" });
+      await expect(send).toBeInViewport({ ratio: 1 });
+      await expect(dialog.getByRole("button", { name: "Close" })).toBeInViewport({ ratio: 1 });
+      // The last field, once reached, leaves the button where it was.
+      await dialog.getByLabel("Why meet in person?").focus();
+      await expect(dialog.getByLabel("Why meet in person?")).toBeInViewport({ ratio: 1 });
+      await expect(send).toBeInViewport({ ratio: 1 });
+      const [dialogBox, sendBox] = [(await dialog.boundingBox())!, (await send.boundingBox())!];
+      expect(sendBox.y + sendBox.height).toBeLessThanOrEqual(dialogBox.y + dialogBox.height);
+    });
 
     test("the page's body, its headings, a legal page, the scan and the admin panel are set in the book's one font", async ({ page, request }) => {
       const [first] = await operatorChapters(request);
@@ -61,6 +186,90 @@ for (const size of SIZES) {
     });
   });
 }
+
+test.describe("390x844 phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the reading column takes the width and the chapter numbers are one tap away", async ({ page, request }) => {
+    const chapters = await operatorChapters(request);
+    await page.goto(`/${chapters[0]!.slug}`);
+    await hydrated(page);
+    const paragraph = (await page.locator(".chapter-content > p").first().boundingBox())!;
+    expect(paragraph.width).toBeGreaterThanOrEqual(340);
+    await expect(visibleDrawerOpeners(page)).toHaveCount(1);
+    await visibleDrawerOpeners(page).click();
+    const links = page.getByRole("dialog", { name: "Chapters" }).getByTestId("drawer-list").getByRole("link");
+    await expect(links).toHaveCount(chapters.length);
+    for (const [index, chapter] of chapters.entries()) {
+      await expect(links.nth(index)).toBeInViewport();
+      await expect(links.nth(index)).toHaveText(`${String(index).padStart(2, "0")}${chapter.title}`);
+    }
+  });
+
+  test("the admin panel fits: tabs in one row, card actions inside the card, nothing scrolls sideways", async ({ page }) => {
+    await adminLogin(page);
+    const chapter = await createChapter(page, { title: `Layout phone ${Date.now().toString(36)}` });
+    await createSubsection(page, chapter.id, "A subsection with a title long enough to need the room", 0);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
+    await showLevel(page, "Mastermind");
+    const card = chapterCard(page, chapter.title);
+    await card.getByRole("button", { name: `Expand ${chapter.title}` }).click();
+    await expect(card.getByText("A subsection with a title")).toBeVisible();
+
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const list of ["Admin sections", "Chapter levels"]) {
+      const tabs = page.getByRole("tablist", { name: list }).getByRole("tab");
+      const tops = await tabs.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
+      expect(new Set(tops).size, `${list}: tabs on ${new Set(tops).size} rows`).toBe(1);
+      for (const box of await tabs.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect))) {
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(390);
+      }
+    }
+    const cardBox = (await card.boundingBox())!;
+    for (const name of ["Collapse", "Add subsection to", "Edit", "Delete"]) {
+      const button = card.getByRole("button", { name: new RegExp(`^${name} ${chapter.title}$`) });
+      const box = (await button.boundingBox())!;
+      expect(box.x, name).toBeGreaterThanOrEqual(cardBox.x);
+      expect(box.x + box.width, name).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+      // Its label is not cut.
+      expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+  });
+});
+
+test("the 404 page says 404 once", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response!.status()).toBe(404);
+  const text = await page.evaluate(() => document.body.innerText);
+  expect(text).toContain("404 Page Not Found");
+  expect(text.match(/404/g)).toHaveLength(1);
+});
+
+test.describe("native controls follow the theme", () => {
+  for (const theme of ["dark", "light"] as const) {
+    test(`${theme}: the scan's radios, the admin's checkbox and select`, async ({ page }) => {
+      await page.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
+      await page.goto("/assessment");
+      await hydrated(page);
+      const radio = page.getByRole("radio").first();
+      await expect(radio).toBeVisible();
+      const styleOf = (control: Locator) =>
+        control.evaluate((el) => ({ scheme: getComputedStyle(el).colorScheme, accent: getComputedStyle(el).accentColor }));
+      expect((await styleOf(radio)).scheme).toBe(theme);
+
+      await adminLogin(page);
+      await page.getByRole("tab", { name: /^Assessment Submissions/ }).click();
+      for (const control of [page.getByRole("checkbox").first(), page.locator("select").first()]) {
+        await expect(control).toBeVisible();
+        const style = await styleOf(control);
+        expect(style.scheme).toBe(theme);
+        expect(style.accent).not.toBe("auto");
+      }
+    });
+  }
+});
 
 /*
  * A slow network: the font arrives 1.5 s after the page has painted in the fallback. The text of

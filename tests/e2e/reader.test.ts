@@ -136,7 +136,8 @@ test("the rail hides on scrolling down and comes back on scrolling up and near t
 test("the drawer is a dialog: focus moves in, Tab stays inside, Escape closes and focus returns; body scroll is locked", async ({ page }) => {
   await page.goto(`/${chapters[0]!.slug}`);
   await hydrated(page);
-  const toggle = page.getByTestId("menu-toggle");
+  // The rail's menu button: from 640 px it is a reader page's one menu control.
+  const toggle = page.getByRole("button", { name: "Open the chapter list" });
   await toggle.click();
   const drawer = page.getByRole("dialog", { name: "Chapters" });
   await expect(drawer).toBeVisible();
@@ -161,7 +162,7 @@ test("the drawer is a dialog: focus moves in, Tab stays inside, Escape closes an
 test("the drawer holds the level's chapters, the level switch and the footer links; it closes on its close button and the backdrop", async ({ page }) => {
   await page.goto(`/${chapters[0]!.slug}`);
   await hydrated(page);
-  await page.getByTestId("menu-toggle").click();
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
   const drawer = page.getByRole("dialog", { name: "Chapters" });
   await expect(drawer.getByTestId("drawer-list").getByRole("link")).toHaveCount(chapters.length);
   await expect(drawer.getByRole("link", { name: chapters[0]!.title })).toHaveAttribute("aria-current", "page");
@@ -250,7 +251,7 @@ test("a rail button shows its chapter's title after 700 ms, the next one at once
 test("choosing a locked level goes to /resume", async ({ page }) => {
   await page.goto(`/${chapters[0]!.slug}`);
   await hydrated(page);
-  await page.getByTestId("menu-toggle").click();
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
   // aria-disabled, not disabled: it still answers a click, by sending the reader to log in.
   const architect = page.getByRole("dialog").getByRole("button", { name: "Architect" });
   await expect(architect).toBeInViewport({ ratio: 1 });

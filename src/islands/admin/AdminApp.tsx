@@ -55,7 +55,7 @@ function Panel({ email }: { email: string }) {
 
   if (!ready) return <Loading />;
   return (
-    <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6">
+    <div className="page-column py-8">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="font-serif text-3xl">Admin Panel</h1>

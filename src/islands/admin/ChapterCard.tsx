@@ -78,7 +78,8 @@ export default function ChapterCard(props: Props) {
             Order: {chapter.order} · Slug: <code className="font-mono">{chapter.slug}</code>
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        {/* A two-by-two grid of equal buttons on a phone, one row beside the title from 640 px. */}
+        <div className="grid w-full grid-cols-2 gap-2 sm:flex sm:w-auto sm:flex-wrap">
           <button
             type="button"
             className={secondary}

@@ -90,7 +90,7 @@ export default function ChaptersTab() {
           onSelect={setLevel}
           items={LEVELS.map((l) => ({ id: l, label: `${l} (${chaptersOf(chapters, l).length})` }))}
         />
-        <button type="button" className={primary} onClick={() => setDialog({ kind: "create-chapter" })}>
+        <button type="button" className={`${primary} w-full sm:w-auto`} onClick={() => setDialog({ kind: "create-chapter" })}>
           Create New Chapter
         </button>
       </div>

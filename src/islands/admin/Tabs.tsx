@@ -43,17 +43,19 @@ export function Tabs<T extends string>({ label, idPrefix, items, selected, onSel
     list.current?.querySelector<HTMLElement>(`#${CSS.escape(tabId(idPrefix, item.id))}`)?.focus();
   };
 
+  // On a phone the tabs share the row equally and a long label wraps inside its tab; from 640 px
+  // each tab is as wide as its label.
   const base =
     size === "large"
-      ? "border-b-2 px-4 py-2.5 text-sm font-medium sm:text-base"
-      : "rounded-md px-3 py-1.5 text-sm font-medium";
+      ? "min-w-0 flex-1 border-b-2 px-2 py-2.5 text-center text-sm leading-snug font-medium sm:flex-none sm:px-4 sm:text-base"
+      : "min-w-0 flex-1 rounded-md px-1.5 py-1.5 text-center text-sm leading-snug font-medium sm:flex-none sm:px-3";
   return (
     <div
       ref={list}
       role="tablist"
       aria-label={label}
       onKeyDown={onKeyDown}
-      className={size === "large" ? "flex flex-wrap gap-1 border-b border-[var(--color-line)]" : "flex flex-wrap gap-1 rounded-lg bg-[var(--color-line)]/40 p-1"}
+      className={size === "large" ? "flex gap-1 border-b border-[var(--color-line)]" : "flex w-full gap-1 rounded-lg bg-[var(--color-line)]/40 p-1 sm:w-auto"}
     >
       {items.map((item) => {
         const active = item.id === selected;

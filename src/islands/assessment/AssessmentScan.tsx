@@ -259,7 +259,7 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
                   checked={chosen === option.value}
                   onChange={() => choose(option.value)}
                   disabled={!ready}
-                  className="mt-1 accent-[var(--color-accent)]"
+                  className="mt-1"
                 />
                 <span>
                   <span className="mr-2 font-semibold">{option.value}.</span>
@@ -283,7 +283,7 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
 }
 
 function Frame({ children }: { children: ReactNode }) {
-  return <div className="mx-auto max-w-2xl px-6 py-12">{children}</div>;
+  return <div className="page-column py-12">{children}</div>;
 }
 
 function Title() {

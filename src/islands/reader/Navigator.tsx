@@ -160,11 +160,14 @@ export default function Navigator({ rail = false }: Props) {
     }
   };
 
+  // One menu control at a time: on reader pages from 640 px the rail's button opens the drawer
+  // and the header's hides; on a phone the rail hides and the header's is the one (the drawer
+  // lists the rail's numbers). Pages without a rail always show the header's.
   return (
     <>
       <button
         type="button"
-        className="inline-flex items-center gap-2 rounded-sm px-2 py-2 text-sm hover:bg-[var(--color-line)]"
+        className={`-ml-2 inline-flex items-center gap-2 rounded-sm px-2 py-2 text-sm hover:bg-[var(--color-line)] ${rail ? "sm:hidden" : ""}`}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls="chapter-drawer"
@@ -180,7 +183,7 @@ export default function Navigator({ rail = false }: Props) {
           aria-label="Chapter rail"
           data-testid="rail"
           data-visible={railVisible || open ? "true" : "false"}
-          className={`fixed inset-y-0 left-0 z-30 flex w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 transition-transform duration-200 ${
+          className={`fixed inset-y-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col sm:flex items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 transition-transform duration-200 ${
             railVisible || open ? "translate-x-0" : "-translate-x-full"
           }`}
         >
