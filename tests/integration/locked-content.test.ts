@@ -165,7 +165,7 @@ describe("/{slug}: chapter pages rendered into the chapter shell", () => {
     const content = "See /chapter-shell and /chapter-shell-transform, chapter-shell-slug and ChapterShellTitle.";
     await createChapter(database.db, { level: "Operator", slug: "chapter-shell-next-door", title, content });
     const page = await (await api("/chapter-shell-next-door")).text();
-    expect(page).toContain(`<h1 class="mt-1 font-serif text-2xl leading-tight sm:text-3xl">${title}</h1>`);
+    expect(page).toMatch(new RegExp(`<h1[^>]*>${title}</h1>`));
     expect(page).toContain(content);
     expect(page).toContain('<link rel="canonical" href="http://localhost:4321/chapter-shell-next-door">');
   });

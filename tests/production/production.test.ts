@@ -191,7 +191,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
           const page = await site.fetch(`/${locked.slug}`, { headers: { cookie } });
           expect(page.status).toBe(200);
           expect(page.headers.get("cache-control")).toBe("private, no-store");
-          expect(await page.text()).toContain(`<h1 class="mt-1 font-serif text-2xl leading-tight sm:text-3xl">${locked.title}</h1>`);
+          expect(await page.text()).toMatch(new RegExp(`<h1[^>]*>${locked.title}</h1>`));
         }
         expect((await site.fetch("/api/auth/session", { headers: { cookie } })).status).toBe(200);
         expect(site.instances("chapter-page")).toBeGreaterThanOrEqual(2);
