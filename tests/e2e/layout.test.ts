@@ -6,6 +6,7 @@ import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import { adminLogin, chapterCard, createChapter, createSubsection, showLevel } from "./admin-fixtures.ts";
 import { expect, test } from "./page-test.ts";
+import { loginAs } from "./fixtures.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 
 const SIZES = [
@@ -79,6 +80,12 @@ for (const size of SIZES) {
       const text = await inkLefts(page, "main article");
       expect(Math.abs(text.header - text.column), JSON.stringify(text)).toBeLessThanOrEqual(1);
       expect(Math.abs(text.footer - text.column), JSON.stringify(text)).toBeLessThanOrEqual(1);
+
+      await loginAs(page, "Architect");
+      await page.goto("/profile");
+      await expect(page.getByRole("heading", { name: "My Profile" })).toBeVisible();
+      const profile = await inkLefts(page, "main h1");
+      expect(Math.abs(profile.header - profile.column), JSON.stringify(profile)).toBeLessThanOrEqual(1);
     });
 
     test("the open drawer's backdrop dims the whole window, header and scrollbar gutter included", async ({ page, request }) => {
@@ -236,6 +243,9 @@ test.describe("390x844 phone", () => {
       // Its label is not cut.
       expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     }
+    // A subsection's title keeps room to be read: its buttons go below it rather than squeeze it.
+    const title = card.getByText("A subsection with a title long enough to need the room");
+    expect((await title.boundingBox())!.width).toBeGreaterThan(200);
   });
 });
 

@@ -54,7 +54,7 @@ export default function SubsectionList({ chapterId, subsections, hintId, onEdit,
             event.preventDefault();
             move(index, to, true);
           }}
-          className="flex items-center gap-3 rounded-md border border-[var(--color-line)] bg-[var(--color-page)] p-2.5 outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)]"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-[var(--color-line)] bg-[var(--color-page)] p-2.5 outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)]"
         >
           <span
             data-drag-handle="subsection"
@@ -65,16 +65,19 @@ export default function SubsectionList({ chapterId, subsections, hintId, onEdit,
           </span>
           <span className="w-7 font-mono text-sm text-[var(--color-muted)]">{String(index + 1).padStart(2, "0")}</span>
           {subsection.photo && <img src={subsection.photo} alt="" className="h-9 w-9 rounded object-cover" loading="lazy" />}
-          <span className="min-w-0 flex-1">
+          {/* At least 9rem for the title: on a phone the buttons go to a line of their own instead. */}
+          <span className="min-w-36 flex-1">
             <span className="block truncate font-medium">{subsection.title}</span>
             <span className="block truncate text-xs text-[var(--color-muted)]">{subsection.slug}</span>
           </span>
-          <button type="button" className={secondary} onClick={() => onEdit(subsection)} aria-label={`Edit subsection ${subsection.title}`}>
-            Edit
-          </button>
-          <button type="button" className={danger} onClick={() => onDelete(subsection)} aria-label={`Delete subsection ${subsection.title}`}>
-            Delete
-          </button>
+          <span className="ml-auto flex gap-2">
+            <button type="button" className={secondary} onClick={() => onEdit(subsection)} aria-label={`Edit subsection ${subsection.title}`}>
+              Edit
+            </button>
+            <button type="button" className={danger} onClick={() => onDelete(subsection)} aria-label={`Delete subsection ${subsection.title}`}>
+              Delete
+            </button>
+          </span>
         </li>
       ))}
     </ol>

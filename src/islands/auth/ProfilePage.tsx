@@ -43,7 +43,7 @@ export default function ProfilePage() {
   }, [auth.isAuthenticated]);
 
   if (auth.isLoading || !auth.isAuthenticated) {
-    return <p className="mx-auto max-w-3xl px-5 py-16 text-[var(--color-muted)]">Loading...</p>;
+    return <p className="page-column py-16 text-[var(--color-muted)]">Loading...</p>;
   }
 
   const level = auth.accessLevel!;
@@ -57,7 +57,7 @@ export default function ProfilePage() {
   }
 
   return (
-    <div className="mx-auto max-w-3xl px-5 py-16">
+    <div className="page-column py-16">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="font-serif text-3xl">My Profile</h1>
         <span
