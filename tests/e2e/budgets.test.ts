@@ -17,8 +17,13 @@ test("a seed chapter page stays within its byte budgets (gzip)", async ({ reques
   const [first] = await operatorChapters(request);
   const html = await (await request.get(`/${first!.slug}`)).text();
   const figures = pageWeightOf(siteDir, html);
-  console.log(`Chapter page (gzip bytes): HTML ${figures.html}, CSS ${figures.css} (${figures.cssFiles} files), JS ${figures.js} (${figures.jsFiles} files)`);
+  console.log(
+    `Chapter page (gzip bytes): HTML ${figures.html}, CSS ${figures.css} (${figures.cssFiles} files), JS ${figures.js} (${figures.jsFiles} files), preloaded fonts ${figures.fonts}; total ${figures.total}`,
+  );
   expect(figures.jsFiles).toBeGreaterThan(0);
+  // One preloaded font file (the upright latin subset of the variable face).
+  expect(figures.fonts).toBeGreaterThan(0);
+  expect(figures.fonts).toBeLessThanOrEqual(60 * KB);
   expect(figures.html).toBeLessThanOrEqual(30 * KB);
   expect(figures.css).toBeLessThanOrEqual(20 * KB);
   expect(figures.js).toBeLessThanOrEqual(90 * KB);

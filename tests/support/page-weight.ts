@@ -1,7 +1,7 @@
 /**
  * What a built page costs a visitor, gzip: its HTML, its stylesheets, and every JavaScript file it
- * loads (scripts, modulepreloads, island components and renderers, and everything they import).
- * Used by the budget test and by `npm run bench`.
+ * loads (scripts, modulepreloads, island components and renderers, and everything they import);
+ * and the fonts it preloads (woff2, compressed already). Used by the budget test and by `npm run bench`.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,6 +13,10 @@ export interface PageWeight {
   js: number;
   cssFiles: number;
   jsFiles: number;
+  /** Preloaded font files, bytes as sent. */
+  fonts: number;
+  /** Everything above together. */
+  total: number;
 }
 
 export function pageScripts(siteDir: string, html: string): string[] {
@@ -43,11 +47,14 @@ export function pageWeightOf(siteDir: string, html: string): PageWeight {
   const gz = (file: string) => gzipSync(fs.readFileSync(path.join(siteDir, file))).length;
   const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="(\/[^"]+)"/g)].map((m) => m[1]!);
   const js = pageScripts(siteDir, html);
-  return {
+  const fonts = [...html.matchAll(/<link[^>]+rel="preload"[^>]+href="(\/[^"]+\.woff2)"/g)].map((m) => m[1]!);
+  const weight = {
     html: gzipSync(html).length,
     css: css.reduce((sum, f) => sum + gz(f), 0),
     js: js.reduce((sum, f) => sum + gz(f), 0),
     cssFiles: css.length,
     jsFiles: js.length,
+    fonts: fonts.reduce((sum, f) => sum + fs.statSync(path.join(siteDir, f)).size, 0),
   };
+  return { ...weight, total: weight.html + weight.css + weight.js + weight.fonts };
 }
