@@ -10,7 +10,7 @@
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { MIN_COMPRESS_BYTES } from "../build/precompress.ts";
-import type { PlainAnswer } from "./static-site.ts";
+import { encoded, type PlainAnswer } from "./static-site.ts";
 
 export interface CachedAnswer {
   status: number;
@@ -124,17 +124,7 @@ export function cachedAnswer(entry: CachedAnswer, status: string, request: { ifN
   const headers: Record<string, string> = Object.fromEntries(entry.headers);
   headers["cache-status"] = `"Netlify Edge"; ${status}`;
   if (entry.etag && request.ifNoneMatch === entry.etag) return { status: 304, headers, body: null };
-  const accepts = request.acceptEncoding ?? "";
-  let body = entry.body;
-  if (entry.brotli && /\bbr\b/.test(accepts)) {
-    headers["content-encoding"] = "br";
-    body = entry.brotli;
-  } else if (entry.gzip && /\bgzip\b/.test(accepts)) {
-    headers["content-encoding"] = "gzip";
-    body = entry.gzip;
-  }
-  headers["content-length"] = String(body.length);
-  return { status: entry.status, headers, body: request.head ? null : body };
+  return encoded({ status: entry.status, headers }, entry, request);
 }
 
 function answer(request: Request, entry: CachedAnswer, status: string): Response {

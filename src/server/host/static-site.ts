@@ -60,17 +60,30 @@ export function staticAnswer(file: StaticFile, status: number, custom: Record<st
   };
   for (const [name, value] of Object.entries(custom)) headers[name.toLowerCase()] = value;
   if (status === 200 && request.ifNoneMatch === file.etag) return { status: 304, headers, body: null };
+  return encoded({ status, headers }, file, request);
+}
+
+/**
+ * An answer's body in the best encoding the client takes (brotli, then gzip, then none) of those
+ * at hand, with its Content-Encoding and Content-Length; none for HEAD.
+ */
+export function encoded(
+  answer: { status: number; headers: Record<string, string> },
+  bodies: { body: Uint8Array; brotli: Uint8Array | null; gzip: Uint8Array | null },
+  request: { acceptEncoding: string | null; head: boolean },
+): PlainAnswer {
   const accepts = request.acceptEncoding ?? "";
-  let body = file.body;
-  if (file.brotli && /\bbr\b/.test(accepts)) {
+  const headers = { ...answer.headers };
+  let body = bodies.body;
+  if (bodies.brotli && /\bbr\b/.test(accepts)) {
     headers["content-encoding"] = "br";
-    body = file.brotli;
-  } else if (file.gzip && /\bgzip\b/.test(accepts)) {
+    body = bodies.brotli;
+  } else if (bodies.gzip && /\bgzip\b/.test(accepts)) {
     headers["content-encoding"] = "gzip";
-    body = file.gzip;
+    body = bodies.gzip;
   }
   headers["content-length"] = String(body.length);
-  return { status, headers, body: request.head ? null : body };
+  return { status: answer.status, headers, body: request.head ? null : body };
 }
 
 /** How many paths that hold no file are remembered (then forgotten at once): the web is full of probes. */
