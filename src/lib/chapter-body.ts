@@ -6,6 +6,7 @@
  */
 import { escapeHtml } from "./html.ts";
 import { renderMarkup, type RenderOptions } from "./markup.ts";
+import { photoHtml } from "./photo-sizes.ts";
 
 export interface BodySubsection {
   id: number;
@@ -45,7 +46,7 @@ export function renderChapterBody(chapter: ChapterBody, options: RenderOptions):
     const slug = escapeHtml(part.slug);
     const title = escapeHtml(part.title);
     const photo = part.photo
-      ? `<img src="${escapeHtml(part.photo)}" alt="${escapeHtml(part.photoAlt ?? "")}" loading="${index === 0 ? "eager" : "lazy"}" decoding="async" class="mt-6 aspect-[16/9] max-h-[300px] w-full rounded-sm object-cover">`
+      ? photoHtml(part.photo, part.photoAlt ?? "", { eager: index === 0, className: "mt-6 aspect-[16/9] max-h-[300px] w-full rounded-sm object-cover" })
       : "";
     return (
       `<section id="${slug}" data-subsection="${title}" aria-labelledby="${slug}-title" class="mt-20 scroll-mt-28">` +

@@ -52,7 +52,7 @@ describe("photos in Netlify Blobs", () => {
     const response = await api("/api/upload", { method: "POST", headers: { cookie }, body: form });
     expect(response.status).toBe(200);
     const { photoUrl } = (await response.json()) as { photoUrl: string };
-    expect(photoUrl).toMatch(/^\/uploads\/[a-f0-9]{32}\.jpg$/);
+    expect(photoUrl).toMatch(/^\/uploads\/[a-f0-9]{32}_32x24\.jpg$/);
 
     // Nothing on the local disk: the bytes went to the blob store.
     expect(fs.existsSync(path.join(localDir, "uploads"))).toBe(false);
@@ -65,6 +65,10 @@ describe("photos in Netlify Blobs", () => {
     expect(served.headers.get("cache-control")).toContain("immutable");
     const bytes = Buffer.from(await served.arrayBuffer());
     expect((await sharp(bytes).metadata()).width).toBe(32);
+    // Its AVIF copy is in the store too.
+    const avif = await api(photoUrl.replace(/\.jpg$/, "-32.avif"));
+    expect(avif.status).toBe(200);
+    expect(avif.headers.get("content-type")).toBe("image/avif");
 
     expect((await api("/uploads/00000000000000000000000000000000.jpg")).status).toBe(404);
   });

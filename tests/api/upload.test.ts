@@ -61,7 +61,7 @@ describe(`photo uploads on ${target.name}`, () => {
     const response = await upload(png, "../../evil name.png", "image/png");
     expect(response.status).toBe(200);
     const { photoUrl } = (await response.json()) as { photoUrl: string };
-    expect(photoUrl).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
+    expect(photoUrl).toMatch(/^\/uploads\/[a-f0-9]{32}_40x30\.png$/);
     expect(fs.existsSync(path.join(dataDir, "uploads", photoUrl.slice("/uploads/".length)))).toBe(true);
 
     const served = await api(photoUrl);
@@ -73,6 +73,28 @@ describe(`photo uploads on ${target.name}`, () => {
     expect([meta.format, meta.width, meta.height]).toEqual(["png", 40, 30]);
     expect((await api("/uploads/0123456789abcdef0123456789abcdef.png")).status).toBe(404);
     expect((await api("/uploads/..%2F..%2Fsecret.png")).status).toBe(404);
+  });
+
+  it("keeps a wide photo with copies at 480, 960 and 1440 px in AVIF, WebP and JPEG, each served typed", async () => {
+    const wide = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: "#2f4f4f" } }).webp().toBuffer();
+    const response = await upload(wide, "wide.webp", "image/webp");
+    expect(response.status).toBe(200);
+    const { photoUrl } = (await response.json()) as { photoUrl: string };
+    // A WebP upload's original is a JPEG: every browser shows it.
+    expect(photoUrl).toMatch(/^\/uploads\/[a-f0-9]{32}_2000x1000\.jpg$/);
+    const base = photoUrl.replace(/\.jpg$/, "");
+    for (const width of [480, 960, 1440]) {
+      for (const [ext, type, format] of [["avif", "image/avif", "heif"], ["webp", "image/webp", "webp"], ["jpg", "image/jpeg", "jpeg"]] as const) {
+        const copy = await api(`${base}-${width}.${ext}`);
+        expect(copy.status, `${width}.${ext}`).toBe(200);
+        expect(copy.headers.get("content-type")).toBe(type);
+        const meta = await sharp(Buffer.from(await copy.arrayBuffer())).metadata();
+        expect([meta.format, meta.width, meta.height], `${width}.${ext}`).toEqual([format, width, width / 2]);
+      }
+    }
+    expect((await api(`${base}-2000.avif`)).status).toBe(404);
+    const original = await sharp(Buffer.from(await (await api(photoUrl)).arrayBuffer())).metadata();
+    expect([original.format, original.width]).toEqual(["jpeg", 2000]);
   });
 
   it("strips EXIF (GPS position) from a JPEG and applies its orientation", async () => {

@@ -7,6 +7,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import sharp from "sharp";
 import { adminLogin, chapterCard, createChapter, createSubsection, showLevel, unique } from "./admin-fixtures.ts";
+import { loginAs } from "./fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
 
 const toast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" });
@@ -191,6 +192,43 @@ test.describe("photos", () => {
     const served = await page.request.get(url);
     expect(served.status()).toBe(200);
     expect(served.headers()["content-type"]).toMatch(/^image\//);
+  });
+
+  test("a reader's phone downloads a phone-sized AVIF of an uploaded photo, a desktop a larger one, and nothing moves", async ({ page, browser }) => {
+    await adminLogin(page);
+    const chapter = await createChapter(page);
+    const wide = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 40, g: 70, b: 90 } } }).jpeg().toBuffer();
+    const uploaded = await page.request.post("/api/upload", { multipart: { photo: { name: "wide.jpg", mimeType: "image/jpeg", buffer: wide } } });
+    expect(uploaded.status()).toBe(200);
+    const { photoUrl } = (await uploaded.json()) as { photoUrl: string };
+    const part = await page.request.post("/api/admin/subsections", {
+      data: { chapterId: chapter.id, title: "Wide view", content: "Text under the photo.", photo: photoUrl, photoAlt: "A wide view", order: 0 },
+    });
+    expect(part.status()).toBe(201);
+    const base = photoUrl.replace(/\.jpg$/, "");
+    for (const [width, expected] of [
+      [390, "480"],
+      [1280, "960"],
+    ] as const) {
+      const reader = await browser.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 1 });
+      const readerPage = await reader.newPage();
+      await loginAs(readerPage, "Mastermind");
+      // The photo arrives late: the text under it must already be where it stays.
+      await readerPage.route("**/uploads/**", async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      });
+      await readerPage.goto(`/${chapter.slug}`, { waitUntil: "domcontentloaded" });
+      const text = readerPage.getByText("Text under the photo.");
+      const before = (await text.boundingBox())!.y;
+      const img = readerPage.getByRole("img", { name: "A wide view" });
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+      expect((await text.boundingBox())!.y).toBe(before);
+      expect(await img.evaluate((el: HTMLImageElement) => el.currentSrc)).toMatch(new RegExp(`${base}-${expected}\\.avif$`));
+      expect(await img.getAttribute("width")).toBe("2400");
+      expect(await img.getAttribute("height")).toBe("1600");
+      await reader.close();
+    }
   });
 
   test("upload failures and a broken URL: 'Upload Failed', 'Upload Error', the preview hides", async ({ page }) => {

@@ -87,6 +87,23 @@ describe.each(databaseTargets())("retention on $name", (target) => {
     expect(await runRetention(db, { now, policy, store })).toMatchObject({ unfinishedScans: 0, chapters: 0, subsections: 0, photos: 0, failed: [] });
   });
 
+  it("keeps a used photo's narrower copies with it, and removes an unused photo's with it", async () => {
+    const { db } = database;
+    const now = new Date("2027-09-01T12:00:00Z");
+    const [used, unused] = ["1".repeat(32), "2".repeat(32)];
+    const [chapter] = await db.insert(chapters).values({ slug: "retention-copies", title: "Copies", content: "x", order: 94 }).returning({ id: chapters.id });
+    await db.insert(subsections).values({ chapterId: chapter!.id, slug: "sized", title: "Sized", content: "x", order: 0, photo: `/uploads/${used}_800x600.jpg` });
+    const names = (photoId: string) => [`${photoId}_800x600.jpg`, `${photoId}_800x600-480.avif`, `${photoId}_800x600-480.webp`, `${photoId}_800x600-800.jpg`];
+    for (const name of [...names(used), ...names(unused)]) {
+      await store.put(name, new Uint8Array([1]));
+      fs.utimesSync(path.join(photoDir, name), new Date("2027-01-01"), new Date("2027-01-01"));
+    }
+    await runRetention(db, { now, policy, store });
+    const left = (await store.list()).map((p) => p.name);
+    expect(left).toEqual(expect.arrayContaining(names(used)));
+    for (const name of names(unused)) expect(left).not.toContain(name);
+  });
+
   it("keeps a photo a subsection names by its full address, and runs every step when one fails", async () => {
     const { db } = database;
     const now = new Date("2027-06-01T12:00:00Z");

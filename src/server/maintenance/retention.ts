@@ -17,7 +17,7 @@ import type { Database } from "../db/types.ts";
 import { assessmentSessions, cachePurges, chapters, rateLimitCounters, sessions, subsections } from "../db/schema.ts";
 import { RESTORE_WINDOW_MS } from "../admin/chapters.ts";
 import { config } from "../config.ts";
-import { photoStore, type PhotoStore } from "../uploads/photo-store.ts";
+import { photoIdOf, photoStore, type PhotoStore } from "../uploads/photo-store.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -97,10 +97,11 @@ async function removeUnusedPhotos(db: Database, store: PhotoStore, storedBefore:
   if (candidates.length === 0) return 0;
   const used = new Set(
     (await db.select({ photo: subsections.photo }).from(subsections).where(sql`${subsections.photo} like '%/uploads/%'`)).map((row) =>
-      row.photo!.slice(row.photo!.lastIndexOf("/uploads/") + "/uploads/".length),
+      photoIdOf(row.photo!.slice(row.photo!.lastIndexOf("/uploads/") + "/uploads/".length)),
     ),
   );
-  const unused = candidates.filter((photo) => !used.has(photo.name));
+  // A photo's narrower copies go with it, and stay with it.
+  const unused = candidates.filter((photo) => !used.has(photoIdOf(photo.name)));
   for (const photo of unused) await store.delete(photo.name);
   return unused.length;
 }

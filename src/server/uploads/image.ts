@@ -5,7 +5,8 @@
  * The image is then re-encoded in its own format, upright (EXIF orientation applied), without
  * any metadata: GPS position, camera and timestamps never reach the site.
  */
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
+import { copyName, keptWidths, MODERN_FORMATS, originalName, type SizedPhoto } from "../../lib/photo-sizes.ts";
 import { HttpError } from "../http/errors.ts";
 import type { ImageKind } from "./image-kinds.ts";
 
@@ -105,3 +106,38 @@ export async function cleanImage(input: Uint8Array): Promise<CleanImage> {
 
 const unreadable = () =>
   new HttpError(400, "unreadable_image", "This image could not be read; it may be damaged. Export it again and upload the new file.");
+
+export interface UploadFiles {
+  /** The address the subsection stores. */
+  url: string;
+  /** Every file to store: the original and its narrower copies (src/lib/photo-sizes.ts). */
+  files: Array<{ name: string; bytes: Buffer }>;
+}
+
+/**
+ * The files an upload is stored as. A GIF (often animated) is kept as it is. Any other photo gets
+ * an original in a format every browser shows (PNG for a PNG or a photo with transparency, else
+ * JPEG), named with its size, and copies at the kept widths in AVIF, WebP and that format.
+ */
+export async function uploadFiles(image: CleanImage, id: string): Promise<UploadFiles> {
+  if (image.kind === "gif") return { url: `/uploads/${id}.gif`, files: [{ name: `${id}.gif`, bytes: image.bytes }] };
+  // A PNG stays lossless (a diagram, a scan of text); a photo with transparency needs PNG too.
+  const ext = image.kind === "png" || (await sharp(image.bytes).metadata()).hasAlpha ? "png" : "jpg";
+  const inFormat = (pipeline: Sharp, format: string) =>
+    format === "avif"
+      ? pipeline.avif({ quality: 50 })
+      : format === "webp"
+        ? pipeline.webp({ quality: 75 })
+        : format === "png"
+          ? pipeline.png({ compressionLevel: 9 })
+          : pipeline.jpeg({ quality: 80, mozjpeg: true });
+  const photo: SizedPhoto = { id, width: image.width, height: image.height, ext };
+  const original = image.kind === (ext === "png" ? "png" : "jpeg") ? image.bytes : await inFormat(sharp(image.bytes), ext).toBuffer();
+  const files = [{ name: originalName(photo), bytes: original }];
+  for (const width of keptWidths(image.width)) {
+    for (const format of [...MODERN_FORMATS, ext]) {
+      files.push({ name: copyName(photo, width, format), bytes: await inFormat(sharp(image.bytes).resize({ width }), format).toBuffer() });
+    }
+  }
+  return { url: `/uploads/${originalName(photo)}`, files };
+}

@@ -10,7 +10,11 @@ import path from "node:path";
 import { config } from "../config.ts";
 import { CONTENT_TYPES, EXTENSIONS, type ImageKind } from "./image-kinds.ts";
 
-export const PHOTO_NAME = /^[a-f0-9]{32}\.(jpg|png|webp|gif|avif)$/;
+/** A stored photo's name: an id, then for a sized upload its size and a copy's width (src/lib/photo-sizes.ts). */
+export const PHOTO_NAME = /^[a-f0-9]{32}(?:_\d{1,5}x\d{1,5}(?:-\d{1,5})?)?\.(jpg|png|webp|gif|avif)$/;
+
+/** The upload a stored photo belongs to (its copies share it). */
+export const photoIdOf = (name: string) => name.slice(0, 32);
 
 const TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
   (Object.keys(EXTENSIONS) as ImageKind[]).map((kind) => [EXTENSIONS[kind], CONTENT_TYPES[kind]]),
@@ -18,7 +22,7 @@ const TYPE_BY_EXTENSION: Record<string, string> = Object.fromEntries(
 
 export const contentTypeOf = (name: string) => TYPE_BY_EXTENSION[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream";
 
-export const newPhotoName = (kind: ImageKind) => `${randomBytes(16).toString("hex")}.${EXTENSIONS[kind]}`;
+export const newPhotoId = () => randomBytes(16).toString("hex");
 
 export interface StoredPhoto {
   name: string;

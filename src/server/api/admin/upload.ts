@@ -1,5 +1,6 @@
 /**
- * POST /api/upload      multipart field `photo` → 200 {photoUrl: "/uploads/NAME"}; admin only
+ * POST /api/upload      multipart field `photo` → 200 {photoUrl: "/uploads/NAME"}; admin only; the
+ *     photo is stored with narrower copies in AVIF, WebP and JPEG/PNG (src/lib/photo-sizes.ts)
  * (GET /uploads/{name} is src/server/api/photos.ts: serving needs no image library.)
  *
  * The body is read with a hard cap before parsing (a missing or false Content-Length cannot get
@@ -10,8 +11,8 @@ import { requireAdmin } from "../../access/admin.ts";
 import { HttpError, badRequest } from "../../http/errors.ts";
 import { readBody, requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
-import { cleanImage, MAX_UPLOAD_BYTES } from "../../uploads/image.ts";
-import { newPhotoName, photoStore } from "../../uploads/photo-store.ts";
+import { cleanImage, MAX_UPLOAD_BYTES, uploadFiles } from "../../uploads/image.ts";
+import { newPhotoId, photoStore } from "../../uploads/photo-store.ts";
 
 /** Room for the multipart boundaries and part headers around the file. */
 const MULTIPART_OVERHEAD = 16 * 1024;
@@ -41,8 +42,11 @@ export const uploadPhoto = route({
     if (file.size === 0) throw badRequest("photo: the file is empty.");
     if (file.size > MAX_UPLOAD_BYTES) throw tooLarge();
     const image = await cleanImage(new Uint8Array(await file.arrayBuffer()));
-    const name = newPhotoName(image.kind);
-    await photoStore().put(name, image.bytes);
-    return json({ photoUrl: `/uploads/${name}` });
+    const { url, files } = await uploadFiles(image, newPhotoId());
+    const store = photoStore();
+    // The copies first, the original last: the address answered is complete once it exists.
+    for (const { name, bytes } of files.slice(1)) await store.put(name, bytes);
+    await store.put(files[0]!.name, files[0]!.bytes);
+    return json({ photoUrl: url });
   },
 });
