@@ -20,9 +20,15 @@ export interface ProductServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The Node flags `npm start` runs the server with (package.json's start script), so tests and the bench run it alike. */
+export function serverNodeFlags(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(projectRoot, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 /** Starts the product with `env` over the current environment; PORT defaults to a free one. */
 export async function startProduct(env: Record<string, string>, timeoutMs = 180_000): Promise<ProductServer> {
-  const child = spawn(process.execPath, [path.join(projectRoot, "src/server/host/start.ts")], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(projectRoot, "src/server/host/start.ts")], {
     cwd: projectRoot,
     env: { ...process.env, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
