@@ -2,6 +2,7 @@
 import { defineConfig } from "astro/config";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
+import { interactionIslands } from "./src/directives/integration.ts";
 
 // The site is fully static: the public pages and the chapter shell are prerendered from a content
 // snapshot (see src/server/build/). Everything dynamic lives in netlify/functions.
@@ -17,7 +18,8 @@ export default defineConfig({
   // served gzip or brotli, which takes the whitespace down to a few bytes anyway.
   compressHTML: false,
   build: { format: "file" },
-  integrations: [react()],
+  // client:interaction: islands that load when the reader first needs them (issue 13).
+  integrations: [react(), interactionIslands()],
   // Astro hashes every script it emits (hydration, bundles, is:inline) into a <meta> CSP, so
   // scripts run without 'unsafe-inline'. Styles allow inline (the toasts inject theirs at run
   // time; a style cannot run code). netlify.toml adds, as a header, what a <meta> policy cannot
@@ -30,6 +32,9 @@ export default defineConfig({
   markdown: { syntaxHighlight: false },
   vite: {
     plugins: [tailwindcss()],
+    // Imported constants are inlined where they are used, so the page script (src/scripts/page.ts)
+    // shares storage keys and event names with the islands without sharing a chunk with them.
+    build: { rolldownOptions: { optimization: { inlineConst: true } } },
     server: {
       proxy: {
         "/api": process.env.DEV_API_URL || "http://127.0.0.1:4321",

@@ -1,46 +1,39 @@
 /**
- * The notification region: at most one toast, F8 moves focus to it, a swipe right of 50 px (mouse,
- * pen or touch) or the close button dismisses it. A toast never covers the control it is about:
- * it shows at the edge of the screen away from the focused control (Next, a form's button), at
- * the top under the header when that control is in the lower half, else at the bottom.
+ * The notification region: at most one toast; a swipe right of 50 px (mouse, pen or touch) or the
+ * close button dismisses it. A toast never covers the control it is about: it shows at the edge
+ * of the screen away from the focused control (Next, a form's button), at the top under the
+ * header when that control is in the lower half, else at the bottom.
+ *
+ * It hydrates when the first notice is raised (client:interaction, src/lib/notify.ts) and then
+ * draws every notice; F8 (focus the region) is the page script's, so it works before this loads.
  */
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type PointerEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent } from "react";
 import toast, { useToaster, type Toast } from "react-hot-toast";
-import { noticeFor, showPendingNotice } from "../lib/notify.ts";
+import { attachToasts, noticeFor, showPendingNotice, TOAST_DURATION_MS, type Notice } from "../lib/notify.ts";
 
 const SWIPE_THRESHOLD_PX = 50;
 
-const noSubscription = () => () => {};
-
-/** False while React hydrates the server's HTML, true from the render after. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+function show(id: string, notice: Notice): void {
+  const destructive = notice.variant === "destructive";
+  toast.custom(() => null, {
+    id,
+    duration: notice.duration ?? TOAST_DURATION_MS,
+    ariaProps: { role: destructive ? "alert" : "status", "aria-live": destructive ? "assertive" : "polite" },
+  });
 }
 
 export default function Toasts() {
   const { toasts, handlers } = useToaster();
   const region = useRef<HTMLElement>(null);
 
+  // Attached once hydrated: the notices raised before (the reason this island woke) show now,
+  // and the one an earlier page left, which the page script woke this island for.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "F8") {
-        event.preventDefault();
-        region.current?.focus();
-      }
-    };
-    window.addEventListener("keydown", onKey);
+    attachToasts({ show, dismiss: (id) => toast.dismiss(id) });
     showPendingNotice();
-    return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  // The server rendered an empty region: a toast raised before this island woke (another island's
-  // start-up error, say) shows on the render right after hydration, not during it.
-  const hydrated = useHydrated();
-  const visible = hydrated ? toasts.filter((t) => t.visible).slice(0, 1) : [];
+  const visible = toasts.filter((t) => t.visible).slice(0, 1);
   const shownId = visible[0]?.id;
   const [edge, setEdge] = useState<"top" | "bottom">("top");
   useLayoutEffect(() => {

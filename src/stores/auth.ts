@@ -1,21 +1,21 @@
 /**
  * The reader's auth state (SPEC.md sections 3 and 4), persisted in browser storage as
  * `systemAuth`. It only drives the UI: the server decides access on every request.
- * On load it restores from storage (removing corrupt data), then reconciles with the server's
- * view of the session cookie.
+ * On load it restores from storage (removing corrupt data), then takes the server's view of the
+ * session cookie, which the page script (src/scripts/page.ts) asks for on every page and stores.
  */
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
 import { isLevel, type Level } from "../lib/levels.ts";
 import { notify, notifyOnNextPage } from "../lib/notify.ts";
+import { SESSION_CHECKED } from "../lib/page-signals.ts";
+import { AUTH_KEY } from "../lib/storage-keys.ts";
 
 export interface AuthState {
   isAuthenticated: boolean;
   accessLevel: Level | null;
   isLoading: boolean;
 }
-
-export const AUTH_STORAGE_KEY = "systemAuth";
 
 const signedOut: AuthState = { isAuthenticated: false, accessLevel: null, isLoading: false };
 
@@ -24,9 +24,9 @@ export const $auth = atom<AuthState>({ isAuthenticated: false, accessLevel: null
 function persist(state: AuthState): void {
   try {
     if (state.isAuthenticated) {
-      localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ isAuthenticated: true, accessLevel: state.accessLevel }));
+      localStorage.setItem(AUTH_KEY, JSON.stringify({ isAuthenticated: true, accessLevel: state.accessLevel }));
     } else {
-      localStorage.removeItem(AUTH_STORAGE_KEY);
+      localStorage.removeItem(AUTH_KEY);
     }
   } catch {
     // storage unavailable (private mode): the state lives for this page only
@@ -36,13 +36,16 @@ function persist(state: AuthState): void {
 function set(state: AuthState): void {
   $auth.set(state);
   persist(state);
+  // The header's links follow (global.css), as the page script set them on load.
+  if (state.isAuthenticated) document.documentElement.setAttribute("data-auth", "in");
+  else document.documentElement.removeAttribute("data-auth");
 }
 
 /** The stored state, or signed out; corrupt stored data is removed. */
 export function readStoredAuth(): AuthState {
   let raw: string | null = null;
   try {
-    raw = localStorage.getItem(AUTH_STORAGE_KEY);
+    raw = localStorage.getItem(AUTH_KEY);
   } catch {
     return signedOut;
   }
@@ -56,7 +59,7 @@ export function readStoredAuth(): AuthState {
     // fall through: corrupt
   }
   try {
-    localStorage.removeItem(AUTH_STORAGE_KEY);
+    localStorage.removeItem(AUTH_KEY);
   } catch {
     // ignore
   }
@@ -65,17 +68,20 @@ export function readStoredAuth(): AuthState {
 
 let restoring: Promise<void> | undefined;
 
-/** Restores the state once per page: storage first (instant UI), then the server's answer. */
+/**
+ * Restores the state once per page: storage first (instant UI), then the server's answer, which
+ * the page script stores (it asks on every page, so this store never asks a second time).
+ */
 export function restoreAuth(): Promise<void> {
-  restoring ??= (async () => {
+  restoring ??= new Promise((resolve) => {
+    const settle = () => {
+      $auth.set(readStoredAuth());
+      resolve();
+    };
+    if (document.documentElement.hasAttribute(SESSION_CHECKED)) return settle();
     $auth.set(readStoredAuth());
-    try {
-      const session = await apiRequest<{ authenticated: boolean; level: Level | null }>("GET", "/api/auth/session");
-      set(session.authenticated && isLevel(session.level) ? { isAuthenticated: true, accessLevel: session.level, isLoading: false } : signedOut);
-    } catch {
-      // Offline or server trouble: keep the stored state; the server still guards every request.
-    }
-  })();
+    addEventListener(SESSION_CHECKED, settle, { once: true });
+  });
   return restoring;
 }
 

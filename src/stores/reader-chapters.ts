@@ -3,25 +3,22 @@
  * minutes in sessionStorage, filtered to the selected level and to what the reader may access.
  *
  * Pages carry the chapter list they were built with (`builtChapters`), so the rail and the drawer
- * render complete HTML before any script runs; the fresh list then replaces it. (Previous/Next
+ * render complete HTML before any script runs; the fresh list then replaces it. On a chapter
+ * page the page script (src/scripts/page.ts) has usually fetched it already: this store then
+ * finds it in the cache. (Previous/Next
  * are rendered by the server within the chapter's level: src/lib/chapter-body.ts.)
  * The current chapter is a store too: static pages set it from `data-chapter-slug`, and a reader
  * that fetches a chapter at run time calls `setCurrentChapter(slug)`.
  */
 import { atom, computed } from "nanostores";
 import { apiRequest } from "../lib/api-client.ts";
-import { canAccess, levelOf, type Level } from "../lib/levels.ts";
+import { chaptersFor, type ChapterEntry } from "../lib/level-chapters.ts";
+import { BUILT_CHAPTERS_ID } from "../lib/page-signals.ts";
+import { CHAPTER_LIST_KEY, CHAPTER_LIST_TTL_MS } from "../lib/storage-keys.ts";
 import { $auth, restoreAuth } from "./auth.ts";
 import { $selectedLevel, restoreSelectedLevel } from "./selected-level.ts";
 
-/** What the reader needs of a chapter: never its content. */
-export interface ChapterEntry {
-  id: number;
-  slug: string;
-  title: string;
-  level: string | null;
-  order: number;
-}
+export { chaptersFor, type ChapterEntry };
 
 export interface ChapterListState {
   status: "loading" | "ready" | "error";
@@ -30,26 +27,13 @@ export interface ChapterListState {
   error?: string;
 }
 
-export const CHAPTER_LIST_CACHE_KEY = "chapterList";
-export const CHAPTER_LIST_TTL_MS = 15 * 60 * 1000;
-
 export const $chapterList = atom<ChapterListState>({ status: "loading", chapters: [] });
 export const $currentChapter = atom<string | null>(null);
-
-/** The chapters of one level a reader holding `held` may open, in reading order. */
-export function chaptersFor(chapters: readonly ChapterEntry[], level: Level, held: Level | null): ChapterEntry[] {
-  return chapters
-    .filter((c) => levelOf(c.level) === level && canAccess(held, level))
-    .sort((a, b) => a.order - b.order || a.id - b.id);
-}
 
 /** The selected level's chapters, as the rail and the drawer show them. */
 export const $levelChapters = computed([$chapterList, $selectedLevel, $auth], (list, level, auth) =>
   chaptersFor(list.chapters, level, auth.isAuthenticated ? auth.accessLevel : null),
 );
-
-/** The id of the page's `<script type="application/json">` block holding its built chapter list. */
-export const BUILT_CHAPTERS_ID = "built-chapters";
 
 let built: ChapterEntry[] | undefined;
 
@@ -89,7 +73,7 @@ export function setCurrentChapter(slug: string | null): void {
 
 function readCache(): ChapterEntry[] | null {
   try {
-    const raw = sessionStorage.getItem(CHAPTER_LIST_CACHE_KEY);
+    const raw = sessionStorage.getItem(CHAPTER_LIST_KEY);
     if (!raw) return null;
     const cached = JSON.parse(raw) as { at?: number; chapters?: ChapterEntry[] };
     if (typeof cached.at === "number" && Array.isArray(cached.chapters) && Date.now() - cached.at < CHAPTER_LIST_TTL_MS) {
@@ -103,7 +87,7 @@ function readCache(): ChapterEntry[] | null {
 
 function writeCache(chapters: ChapterEntry[]): void {
   try {
-    sessionStorage.setItem(CHAPTER_LIST_CACHE_KEY, JSON.stringify({ at: Date.now(), chapters }));
+    sessionStorage.setItem(CHAPTER_LIST_KEY, JSON.stringify({ at: Date.now(), chapters }));
   } catch {
     // storage unavailable
   }

@@ -5,9 +5,8 @@
  */
 import { atom } from "nanostores";
 import { canAccess, DEFAULT_LEVEL, isLevel, type Level } from "../lib/levels.ts";
+import { SELECTED_LEVEL_KEY } from "../lib/storage-keys.ts";
 import { $auth } from "./auth.ts";
-
-export const SELECTED_LEVEL_KEY = "selectedLevel";
 
 export const $selectedLevel = atom<Level>(DEFAULT_LEVEL);
 

@@ -15,7 +15,31 @@ export async function operatorChapters(request: APIRequestContext): Promise<List
   return all.filter((c) => (c.level ?? "Operator") === "Operator").sort((a, b) => a.order - b.order);
 }
 
-/** Resolves once every island on the page has hydrated. */
+/**
+ * Resolves once every island that hydrates by itself (client:load) has hydrated. The islands that
+ * wait for the reader (client:interaction: the navigator, the toasts) stay asleep: see `awake`.
+ */
 export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="interaction"])').length === 0, undefined, {
+    timeout: 10_000,
+  });
+}
+
+/** Whether the island whose component file starts with `name` (Navigator, Toasts) is still asleep. */
+export function asleep(page: Page, name: string): Promise<boolean> {
+  return page.evaluate((prefix) => document.querySelector(`astro-island[ssr][component-url^="/_astro/${prefix}."]`) !== null, name);
+}
+
+/**
+ * Wakes every client:interaction island as the reader's first touch would (a focusin inside it,
+ * without moving focus or the mouse), and resolves once all have hydrated.
+ */
+export async function awake(page: Page): Promise<void> {
+  await hydrated(page);
+  await page.evaluate(() => {
+    for (const island of document.querySelectorAll('astro-island[ssr][client="interaction"]')) {
+      island.firstElementChild?.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    }
+  });
   await page.waitForFunction(() => document.querySelectorAll("astro-island[ssr]").length === 0, undefined, { timeout: 10_000 });
 }

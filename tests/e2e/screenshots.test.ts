@@ -55,6 +55,8 @@ for (const size of SIZES) {
         await hydrated(page);
         await page.getByRole("button", { name: /Chapters|Open the chapter list/ }).locator("visible=true").first().click();
         await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
+        // Once it has slid in.
+        await page.getByRole("dialog", { name: "Chapters" }).evaluate((drawer) => Promise.all(drawer.getAnimations().map((a) => a.finished)));
         await shoot(page, "chapter-drawer", size, theme);
         await page.goto("/in-person");
         await hydrated(page);

@@ -5,8 +5,8 @@
  */
 import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from "react";
 import { apiRequest } from "../../lib/api-client.ts";
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact.ts";
-import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/model.ts";
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact-rules.ts";
+import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/shape.ts";
 import { dismiss, notify } from "../../lib/notify.ts";
 import ResultDescription from "./ResultDescription.tsx";
 import { browserStore, readScan } from "./scan-storage.ts";

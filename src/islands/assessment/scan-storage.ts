@@ -3,9 +3,9 @@
  * answers given so far. sessionStorage rather than localStorage: a scan belongs to one tab, and
  * answers about how someone sees themselves should not outlive the tab on a shared computer.
  * A completed scan is removed; anything unreadable is removed and ignored.
+ * Checked by hand, not with zod: the island would ship zod for this alone (issue 13).
  */
-import { z } from "../../lib/zod.ts";
-import { QUESTION_COUNT, answerSchema, type Answers } from "../../lib/assessment/model.ts";
+import { ANSWERS, QUESTION_COUNT, type Answer, type Answers } from "../../lib/assessment/shape.ts";
 
 export const SCAN_STORAGE_KEY = "assessmentScan";
 
@@ -18,14 +18,19 @@ export interface StoredScan {
   confirmed: number[];
 }
 
-const questionKey = z.string().regex(/^([1-9]|1[0-5])$/);
-const storedSchema = z.object({
-  v: z.literal(1),
-  sessionId: z.string().min(1).nullable(),
-  index: z.number().int().min(0).max(QUESTION_COUNT - 1),
-  answers: z.record(questionKey, answerSchema),
-  confirmed: z.array(z.number().int().min(1).max(QUESTION_COUNT)),
-});
+const isQuestion = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= QUESTION_COUNT;
+
+/** The stored scan, when `data` is one (version 1), else null. */
+function storedScan(data: unknown): StoredScan | null {
+  if (!data || typeof data !== "object") return null;
+  const { v, sessionId, index, answers, confirmed } = data as Record<string, unknown>;
+  if (v !== 1 || !(sessionId === null || (typeof sessionId === "string" && sessionId !== ""))) return null;
+  if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= QUESTION_COUNT) return null;
+  if (!answers || typeof answers !== "object" || Array.isArray(answers) || !Array.isArray(confirmed) || !confirmed.every(isQuestion)) return null;
+  const entries = Object.entries(answers);
+  if (!entries.every(([n, a]) => /^([1-9]|1[0-5])$/.test(n) && ANSWERS.includes(a as Answer))) return null;
+  return { sessionId, index: index as number, answers: Object.fromEntries(entries.map(([n, a]) => [Number(n), a as Answer])), confirmed };
+}
 
 type KeyValueStore = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
@@ -43,11 +48,8 @@ export function readScan(store: KeyValueStore | null): StoredScan | null {
   try {
     const raw = store.getItem(SCAN_STORAGE_KEY);
     if (!raw) return null;
-    const parsed = storedSchema.safeParse(JSON.parse(raw));
-    if (parsed.success) {
-      const { v: _v, answers, ...rest } = parsed.data;
-      return { ...rest, answers: Object.fromEntries(Object.entries(answers).map(([n, a]) => [Number(n), a])) };
-    }
+    const scan = storedScan(JSON.parse(raw));
+    if (scan) return scan;
   } catch {
     // not JSON: fall through and forget it
   }

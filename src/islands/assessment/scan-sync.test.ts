@@ -223,5 +223,25 @@ describe("readScan", () => {
     expect(readScan(store)).toBeNull();
     store.setItem(SCAN_STORAGE_KEY, JSON.stringify({ v: 1, sessionId: "x", index: 0, answers: { 1: "E" }, confirmed: [] }));
     expect(readScan(store)).toBeNull();
+    for (const broken of [
+      { v: 2, sessionId: "x", index: 0, answers: {}, confirmed: [] },
+      { v: 1, sessionId: "", index: 0, answers: {}, confirmed: [] },
+      { v: 1, sessionId: "x", index: 1.5, answers: {}, confirmed: [] },
+      { v: 1, sessionId: "x", index: 0, answers: { 16: "A" }, confirmed: [] },
+      { v: 1, sessionId: "x", index: 0, answers: ["A"], confirmed: [] },
+      { v: 1, sessionId: "x", index: 0, answers: {}, confirmed: [0] },
+      { v: 1, sessionId: "x", index: 0, answers: {}, confirmed: "1" },
+      null,
+    ]) {
+      store.setItem(SCAN_STORAGE_KEY, JSON.stringify(broken));
+      expect(readScan(store), JSON.stringify(broken)).toBeNull();
+      expect(store.items.has(SCAN_STORAGE_KEY)).toBe(false);
+    }
+  });
+
+  it("reads back a scan in progress, answers by question number", () => {
+    const store = new MemoryStore();
+    store.setItem(SCAN_STORAGE_KEY, JSON.stringify({ v: 1, sessionId: null, index: 14, answers: { 1: "A", 15: "D" }, confirmed: [1, 15] }));
+    expect(readScan(store)).toEqual({ sessionId: null, index: 14, answers: { 1: "A", 15: "D" }, confirmed: [1, 15] });
   });
 });

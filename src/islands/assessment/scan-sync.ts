@@ -15,7 +15,7 @@
  * The state is mirrored to sessionStorage after every change (scan-storage.ts).
  */
 import { ApiError } from "../../lib/api-client.ts";
-import { QUESTION_NUMBERS, type Answer, type Answers, type ScanResult } from "../../lib/assessment/model.ts";
+import { QUESTION_NUMBERS, type Answer, type Answers, type ScanResult } from "../../lib/assessment/shape.ts";
 import { clearScan, writeScan, type StoredScan } from "./scan-storage.ts";
 
 export type ApiCall = <T>(method: string, url: string, body?: unknown) => Promise<T>;

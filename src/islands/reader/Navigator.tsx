@@ -4,9 +4,14 @@
  * level switch and the footer links.
  *
  * Server-rendered with the build's chapter list, so the rail and its links work before any
- * script runs; the current chapter is marked once it hydrates. It reads the current chapter from the `$currentChapter` store (set from the
+ * script runs. It reads the current chapter from the `$currentChapter` store (set from the
  * page's `data-chapter-slug`, or by a reader that loads its chapter at run time), never from
  * how the chapter got onto the page.
+ *
+ * It hydrates when the reader first points at it, touches it or tabs into it (client:interaction),
+ * or when the rail must show another list than the built one. The page script
+ * (src/scripts/page.ts) marks the current chapter and hides and shows the rail for good, and opens
+ * the drawer on a tap that lands before this island is up; the island adopts that drawer.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
@@ -23,7 +28,6 @@ import {
 } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
-import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
 import { createTooltipTimer } from "./tooltip-timer.ts";
 
 export const DRAWER_NAVIGATION_DELAY_MS = 300;
@@ -34,10 +38,14 @@ interface Props {
   rail?: boolean;
 }
 
+/** Whether the page script opened the drawer before this island woke (a tap it must not lose). */
+function openedEarly(): boolean {
+  return typeof document !== "undefined" && document.querySelector<HTMLDialogElement>("dialog#chapter-drawer")?.open === true;
+}
+
 export default function Navigator({ rail = false }: Props) {
   const [mounted, setMounted] = useState(false);
-  const [open, setOpen] = useState(false);
-  const [railVisible, setRailVisible] = useState(true);
+  const [open, setOpen] = useState(openedEarly);
   const storeList = useStore($levelChapters);
   const storeCurrent = useStore($currentChapter);
   const selected = useStore($selectedLevel);
@@ -70,9 +78,27 @@ export default function Navigator({ rail = false }: Props) {
     seedChapterList();
     setMounted(true);
     void startReader();
-  }, []);
+    // Woken by pointing at (or tabbing to) a rail button: its tooltip is due from now on.
+    const pointed = document.querySelector<HTMLAnchorElement>(".rail-link:hover, .rail-link:focus-visible");
+    if (pointed) tips.enter(pointed);
+  }, [tips]);
 
-  // Drawer: a modal dialog; body scroll locked while open; focus back to its opener on close.
+  // A tooltip goes when its button moves away (the rail hides on scrolling) and on Escape.
+  useEffect(() => {
+    if (!rail) return;
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === "Escape") tips.leave();
+    };
+    window.addEventListener("scroll", tips.leave, { passive: true });
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("scroll", tips.leave);
+      window.removeEventListener("keydown", onKey);
+    };
+  }, [rail, tips]);
+
+  // Drawer: a modal dialog (global.css locks the page's scroll while it is open); focus back to
+  // its opener on close (one the page script opened gets it back from the browser).
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -81,47 +107,14 @@ export default function Navigator({ rail = false }: Props) {
       return;
     }
     if (!element.open) element.showModal();
-    const root = document.documentElement;
-    const previous = root.style.overflow;
-    root.style.overflow = "hidden";
-    document.body.style.overflow = "hidden";
     const timer = window.setTimeout(() => {
       if (list.current) list.current.scrollTop = 0;
     }, DRAWER_LIST_SCROLL_DELAY_MS);
     return () => {
       window.clearTimeout(timer);
-      root.style.overflow = previous;
-      document.body.style.overflow = "";
       opener.current?.focus();
     };
   }, [open]);
-
-  // Rail: hides on scrolling down, shows on scrolling up or near the top.
-  useEffect(() => {
-    if (!rail) return;
-    let state: RailScrollState = { visible: true, lastY: window.scrollY, lastAt: performance.now() };
-    let frame = 0;
-    const onScroll = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        state = nextRailState(state, window.scrollY, performance.now());
-        setRailVisible(state.visible);
-        tips.leave(); // the button moved away from its tooltip
-
-      });
-    };
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === "Escape") tips.leave();
-    };
-    window.addEventListener("scroll", onScroll, { passive: true });
-    window.addEventListener("keydown", onKey);
-    return () => {
-      window.removeEventListener("scroll", onScroll);
-      window.removeEventListener("keydown", onKey);
-      cancelAnimationFrame(frame);
-    };
-  }, [rail, tips]);
 
   const openDrawer = (event: MouseEvent<HTMLElement>) => {
     opener.current = event.currentTarget;
@@ -134,6 +127,15 @@ export default function Navigator({ rail = false }: Props) {
     tips.enter(event.currentTarget);
   };
   const tipLeave = () => tips.leave();
+
+  // A chapter that is not in the newly chosen level's list gives way to the list's first chapter
+  // (SPEC.md section 4). (On opening, the page script made the same check.)
+  const chooseLevel = (option: Level) => {
+    if (!selectLevel(option)) return;
+    const chapters = $levelChapters.get();
+    const here = $currentChapter.get();
+    if (here && chapters[0] && !chapters.some((c) => c.slug === here)) window.location.replace(`/${chapters[0].slug}`);
+  };
 
   const choose = (event: MouseEvent<HTMLAnchorElement>, slug: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
@@ -178,14 +180,12 @@ export default function Navigator({ rail = false }: Props) {
         <span className="sr-only sm:not-sr-only">Chapters</span>
       </button>
 
+      {/* Hidden on scrolling down by the page script (data-visible), never while the drawer is open (global.css). */}
       {rail && (
         <nav
           aria-label="Chapter rail"
           data-testid="rail"
-          data-visible={railVisible || open ? "true" : "false"}
-          className={`fixed inset-y-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col sm:flex items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 transition-transform duration-200 ${
-            railVisible || open ? "translate-x-0" : "-translate-x-full"
-          }`}
+          className="rail fixed inset-y-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 sm:flex"
         >
           <button
             type="button"
@@ -265,7 +265,7 @@ export default function Navigator({ rail = false }: Props) {
                   aria-pressed={option === level}
                   aria-disabled={locked || undefined}
                   title={locked ? `${option} requires access` : undefined}
-                  onClick={() => selectLevel(option)}
+                  onClick={() => chooseLevel(option)}
                   className={`flex min-w-0 items-center justify-center gap-1 rounded-sm px-1 py-2 text-xs font-medium ${
                     option === level
                       ? "bg-[var(--color-accent)] text-[var(--color-accent-ink)]"

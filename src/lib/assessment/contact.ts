@@ -1,31 +1,8 @@
-/**
- * The name and email a reader gives before seeing their result (SPEC.md section 5). One set of
- * rules for the browser (which shows the spec's toasts) and the server (which answers 400).
- */
+/** The completion payload's schema (SPEC.md section 5), on the rules in contact-rules.ts. */
 import { z } from "../zod.ts";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, NAME_MAX_LENGTH } from "./contact-rules.ts";
 
-/** Long enough for any real name or codename; short enough that nobody stores an essay. */
-export const NAME_MAX_LENGTH = 100;
-/** The longest address SMTP can deliver to (RFC 5321). */
-export const EMAIL_MAX_LENGTH = 254;
-
-/**
- * SPEC.md section 5: something, an at sign, something, a dot, something, with no spaces. Kept this
- * simple on purpose: the address is only stored for the operator to read, never mailed by the site.
- */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export type ContactProblem = "required" | "invalid-email" | "too-long";
-
-/** What is wrong with a name and email (after trimming), or null when both are fine. */
-export function contactProblem(name: string, email: string): ContactProblem | null {
-  const n = name.trim();
-  const e = email.trim();
-  if (!n || !e) return "required";
-  if (!EMAIL_PATTERN.test(e)) return "invalid-email";
-  if (n.length > NAME_MAX_LENGTH || e.length > EMAIL_MAX_LENGTH) return "too-long";
-  return null;
-}
+export * from "./contact-rules.ts";
 
 /** The completion payload as the server reads it: trimmed, required, the email checked, lengths capped. */
 export const contactSchema = z.object({

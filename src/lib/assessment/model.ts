@@ -1,15 +1,10 @@
 /**
- * The fixed shape of the Mental Operating System Scan (SPEC.md sections 3 and 9): 15 questions,
- * four options each, labelled A to D. Shared by the content file's schema, the server and the island.
+ * The scan's shape (shape.ts) and the schemas the server and the content file read it with.
  */
 import { z } from "../zod.ts";
+import { ANSWERS, QUESTION_COUNT } from "./shape.ts";
 
-export const QUESTION_COUNT = 15;
-export const ANSWERS = ["A", "B", "C", "D"] as const;
-export type Answer = (typeof ANSWERS)[number];
-
-/** The question numbers, 1 to 15. */
-export const QUESTION_NUMBERS: readonly number[] = Array.from({ length: QUESTION_COUNT }, (_, i) => i + 1);
+export * from "./shape.ts";
 
 export const answerSchema = z.enum(ANSWERS, { error: "must be one of A, B, C or D" });
 export const questionNumberSchema = z
@@ -17,25 +12,3 @@ export const questionNumberSchema = z
   .int(`must be a whole number from 1 to ${QUESTION_COUNT}`)
   .min(1, `must be a whole number from 1 to ${QUESTION_COUNT}`)
   .max(QUESTION_COUNT, `must be a whole number from 1 to ${QUESTION_COUNT}`);
-
-/** Chosen answers by question number; a question not answered yet is absent. */
-export type Answers = Partial<Record<number, Answer>>;
-
-/** The question numbers of `answers` that have no answer yet, in order. */
-export function unansweredQuestions(answers: Answers): number[] {
-  return QUESTION_NUMBERS.filter((n) => !answers[n]);
-}
-
-/** What the browser gets of a question: its text and options, never the points. */
-export interface PublicQuestion {
-  id: number;
-  text: string;
-  options: { value: Answer; text: string }[];
-}
-
-/** What completing a scan answers (SPEC.md section 3, Result). */
-export interface ScanResult {
-  totalScore: number;
-  level: string;
-  description: string;
-}

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { moduleClosure, withIslandPrefetch } from "./integration.ts";
+
+const site = fs.mkdtempSync(path.join(os.tmpdir(), "island-prefetch-"));
+const write = (file: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(site, file)), { recursive: true });
+  fs.writeFileSync(path.join(site, file), text);
+};
+write("_astro/Navigator.js", `import{a}from"./react.js";import"./store.js";const later=()=>import("./admin.js");`);
+write("_astro/react.js", `import{b}from"./scheduler.js";export const a=1;`);
+write("_astro/scheduler.js", `export const b=1;`);
+write("_astro/store.js", `import{a}from"./react.js";`);
+write("_astro/client.js", `import{a}from"./react.js";`);
+write("_astro/Admin.js", `export default 1;`);
+afterAll(() => fs.rmSync(site, { recursive: true, force: true }));
+
+describe("moduleClosure", () => {
+  it("follows static imports, each file once, and leaves dynamic imports to their time", () => {
+    expect(moduleClosure(site, ["/_astro/Navigator.js"]).sort()).toEqual(["/_astro/Navigator.js", "/_astro/react.js", "/_astro/scheduler.js", "/_astro/store.js"]);
+  });
+});
+
+describe("withIslandPrefetch", () => {
+  const island = (client: string, component: string) =>
+    `<astro-island uid="x" component-url="${component}" renderer-url="/_astro/client.js" ssr client="${client}"></astro-island>`;
+
+  it("prefetches every file a client:interaction island loads, once, at the end of <head>", () => {
+    const html = `<html><head><title>t</title></head><body>${island("interaction", "/_astro/Navigator.js")}</body></html>`;
+    const out = withIslandPrefetch(site, html);
+    const links = [...out.matchAll(/<link rel="prefetch" href="([^"]+)" as="script" crossorigin>/g)].map((m) => m[1]).sort();
+    expect(links).toEqual(["/_astro/Navigator.js", "/_astro/client.js", "/_astro/react.js", "/_astro/scheduler.js", "/_astro/store.js"]);
+    expect(out.indexOf("<link rel=\"prefetch\"")).toBeGreaterThan(out.indexOf("<title>"));
+    expect(out.indexOf("</head>")).toBeGreaterThan(out.lastIndexOf("<link rel=\"prefetch\""));
+  });
+
+  it("leaves a page without such islands as it was (a client:load island fetches its own files)", () => {
+    const html = `<html><head></head><body>${island("load", "/_astro/Admin.js")}</body></html>`;
+    expect(withIslandPrefetch(site, html)).toBe(html);
+  });
+});

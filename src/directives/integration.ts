@@ -1,0 +1,64 @@
+/**
+ * The `client:interaction` integration (issue 13), build-time code:
+ * - registers the directive (src/directives/interaction.ts): islands that load and hydrate when
+ *   the reader first needs them;
+ * - gives every built page that has such islands a `<link rel="prefetch">` for each file they
+ *   will load (component, renderer and all they import), so the browser fetches them into its
+ *   cache at idle without running them, and a waking island costs no round trip on a slow
+ *   network. Links rather than a script: the prefetch costs the page no JavaScript at all.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AstroIntegration } from "astro";
+
+/** Every file a module imports statically, recursively, as site paths ("/_astro/x.js"). */
+export function moduleClosure(siteDir: string, roots: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = fs.readFileSync(path.join(siteDir, file), "utf8");
+    for (const m of source.matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) {
+      queue.push(path.posix.join(path.posix.dirname(file), m[1]!));
+    }
+  }
+  return [...seen];
+}
+
+/** The page with a prefetch link for every file its `client:interaction` islands load. */
+export function withIslandPrefetch(siteDir: string, html: string): string {
+  const roots = new Set<string>();
+  for (const island of html.matchAll(/<astro-island\b[^>]*>/g)) {
+    if (!/\sclient="interaction"/.test(island[0])) continue;
+    for (const url of island[0].matchAll(/\s(?:component|renderer)-url="(\/[^"]+)"/g)) roots.add(url[1]!);
+  }
+  if (roots.size === 0) return html;
+  const links = moduleClosure(siteDir, [...roots])
+    .map((file) => `<link rel="prefetch" href="${file}" as="script" crossorigin>`)
+    .join("");
+  return html.replace("</head>", `${links}</head>`);
+}
+
+export function interactionIslands(): AstroIntegration {
+  return {
+    name: "client-interaction",
+    hooks: {
+      "astro:config:setup": ({ addClientDirective }) => {
+        addClientDirective({ name: "interaction", entrypoint: "./src/directives/interaction.ts" });
+      },
+      "astro:build:done": ({ dir }) => {
+        const siteDir = fileURLToPath(dir);
+        for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
+          if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
+          const file = path.join(entry.parentPath, entry.name);
+          const html = fs.readFileSync(file, "utf8");
+          const next = withIslandPrefetch(siteDir, html);
+          if (next !== html) fs.writeFileSync(file, next);
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * `client:interaction`: an island that loads and hydrates only when the reader first needs it
+ * (issue 13), so a page runs no framework code until then.
+ *
+ * - It wakes when the reader points at the island with a mouse or pen, presses on it (a finger, a
+ *   mouse button), tabs into it or presses a key in it (a press on a link does not count: links
+ *   work without the island), or on the window event named by the directive's value
+ *   (`client:interaction={WAKE_TOASTS}`, src/lib/page-signals.ts).
+ * - Its files are already in the browser's cache by then: the page prefetches them at idle
+ *   (src/directives/integration.ts).
+ * - After a press, it loads once the press's click is answered and drawn, so the tap stays instant.
+ * - A click inside the island while it loads is held and replayed once it is up: a tap that lands
+ *   before hydration is not lost. A click on a link, or one the page script has already answered
+ *   (defaultPrevented, src/scripts/page.ts), is left alone.
+ *
+ * Astro bundles this file with esbuild and inlines it in every page that has such an island (each
+ * byte counts towards the page's budget); it is hashed into the Content-Security-Policy like every
+ * script Astro emits.
+ */
+import type { ClientDirective } from "astro";
+
+const WAKE_ON = ["pointerover", "pointerdown", "keydown", "focusin"];
+
+const interaction: ClientDirective = (load, options, el) => {
+  const event = typeof options.value === "string" && options.value;
+  const held: MouseEvent[] = [];
+  const hold = (click: Event) => {
+    if (click.defaultPrevented || (click.target as Element).closest("a[href]")) return;
+    click.preventDefault();
+    click.stopPropagation();
+    held.push(click as MouseEvent);
+  };
+  let woken = false;
+  const start = async () => {
+    if (woken) return;
+    woken = true;
+    await (await load())();
+    el.removeEventListener("click", hold, true);
+    // Replayed as the reader made them, on the same element: React answers them now.
+    for (const click of held) click.target!.dispatchEvent(new MouseEvent("click", click));
+  };
+  const wake = (cause: Event) => {
+    const { type, pointerType } = cause as PointerEvent;
+    // A finger arriving is handled as its press; a press on a link needs no island.
+    if (type === "pointerover" && pointerType === "touch") return;
+    if (type === "pointerdown" && (cause.target as Element).closest?.("a[href]")) return;
+    for (const type of WAKE_ON) el.removeEventListener(type, wake, true);
+    if (event) removeEventListener(event, wake);
+    el.addEventListener("click", hold, true);
+    if (type !== "pointerdown") return start();
+    // A press is answered first (the page script may open the drawer for it) and that frame drawn;
+    // the island's files are compiled and run after, not in the way of the tap.
+    const later = () => requestAnimationFrame(() => setTimeout(start));
+    addEventListener("pointerup", later, { once: true });
+    addEventListener("pointercancel", later, { once: true });
+  };
+  for (const type of WAKE_ON) el.addEventListener(type, wake, true);
+  if (event) addEventListener(event, wake);
+};
+
+export default interaction;

@@ -1,0 +1,35 @@
+/**
+ * The fixed shape of the Mental Operating System Scan (SPEC.md sections 3 and 9): 15 questions,
+ * four options each, labelled A to D. Shared by the content file's schema, the server and the
+ * island. No zod here, so the scan's island does not ship it (issue 13): the schemas built on this
+ * shape are in model.ts.
+ */
+
+export const QUESTION_COUNT = 15;
+export const ANSWERS = ["A", "B", "C", "D"] as const;
+export type Answer = (typeof ANSWERS)[number];
+
+/** The question numbers, 1 to 15. */
+export const QUESTION_NUMBERS: readonly number[] = Array.from({ length: QUESTION_COUNT }, (_, i) => i + 1);
+
+/** Chosen answers by question number; a question not answered yet is absent. */
+export type Answers = Partial<Record<number, Answer>>;
+
+/** The question numbers of `answers` that have no answer yet, in order. */
+export function unansweredQuestions(answers: Answers): number[] {
+  return QUESTION_NUMBERS.filter((n) => !answers[n]);
+}
+
+/** What the browser gets of a question: its text and options, never the points. */
+export interface PublicQuestion {
+  id: number;
+  text: string;
+  options: { value: Answer; text: string }[];
+}
+
+/** What completing a scan answers (SPEC.md section 3, Result). */
+export interface ScanResult {
+  totalScore: number;
+  level: string;
+  description: string;
+}

@@ -1,0 +1,21 @@
+/**
+ * How the page script (src/scripts/page.ts) and the islands hand work to each other on one page:
+ * window events and element ids. Constants only, so the page script's bundle inlines them and
+ * shares no module with the islands (astro.config.mjs: inlineConst).
+ */
+
+/** Wakes the Toasts island (client:interaction): a notice was raised (src/lib/notify.ts). */
+export const WAKE_TOASTS = "wake:toasts";
+
+/** Wakes the Navigator island: the chapter rail must show another list than the built one. */
+export const WAKE_NAVIGATOR = "wake:navigator";
+
+/**
+ * The page script asked the server about the session and stored the answer (`systemAuth`): the
+ * auth store reads it from there rather than asking again. Dispatched on window, and marked on
+ * <html> as this attribute for a store that starts later.
+ */
+export const SESSION_CHECKED = "session-checked";
+
+/** The page's `<script type="application/json">` block holding its built chapter list. */
+export const BUILT_CHAPTERS_ID = "built-chapters";

@@ -1,0 +1,19 @@
+/**
+ * Every key this site keeps in browser storage (SPEC.md sections 3 and 9, and our own), in one
+ * place: the stores and the page script (src/scripts/page.ts) read and write the same entries.
+ * Constants only (see src/lib/page-signals.ts).
+ */
+
+/** localStorage: the auth state, `{ isAuthenticated, accessLevel }` (it only drives the UI). */
+export const AUTH_KEY = "systemAuth";
+/** localStorage: the selected level (Operator, Architect or Mastermind). */
+export const SELECTED_LEVEL_KEY = "selectedLevel";
+/** localStorage: "light" or "dark". */
+export const THEME_KEY = "book-theme";
+/** localStorage: per level, the last chapter read and the subsection being read. */
+export const READER_PLACE_KEY = "reader-place";
+/** sessionStorage: the chapter list, `{ at, chapters }`, fresh for CHAPTER_LIST_TTL_MS. */
+export const CHAPTER_LIST_KEY = "chapterList";
+export const CHAPTER_LIST_TTL_MS = 15 * 60 * 1000;
+/** sessionStorage: a notice left for the next page (src/lib/notify.ts). */
+export const PENDING_NOTICE_KEY = "pendingNotice";

@@ -1,0 +1,109 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { chaptersFor as libChaptersFor, type ChapterEntry } from "../lib/level-chapters.ts";
+import { canAccess as libCanAccess, levelOf as libLevelOf, LEVELS, type Level } from "../lib/levels.ts";
+import { canAccess, chaptersFor, levelOf, railOutdated, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
+
+const chapter = (id: number, level: string | null, order = id): ChapterEntry => ({ id, slug: `c${id}`, title: `Chapter ${id}`, level, order });
+
+describe("the page script's copy of the level rule", () => {
+  const held: Array<Level | null> = [null, ...LEVELS];
+  const values = [null, undefined, "", "operator", "Admin", 3, ...LEVELS];
+
+  it("reads a stored level as src/lib/levels.ts does", () => {
+    for (const value of values) expect(levelOf(value), String(value)).toBe(libLevelOf(value as string | null));
+  });
+
+  it("grants access as src/lib/levels.ts does, for every reader and level", () => {
+    for (const reader of held) for (const required of LEVELS) expect(canAccess(reader, required), `${reader} ${required}`).toBe(libCanAccess(reader, required));
+  });
+
+  it("lists a level's chapters as src/lib/level-chapters.ts does", () => {
+    const entry = fc.record({
+      id: fc.integer({ min: 1, max: 50 }),
+      slug: fc.string(),
+      title: fc.string(),
+      level: fc.constantFrom(null, "Unknown", ...LEVELS),
+      order: fc.integer({ min: -3, max: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 12 }), fc.constantFrom(...LEVELS), fc.constantFrom(...held), (list, level, reader) => {
+        expect(chaptersFor(list, level, reader)).toEqual(libChaptersFor(list, level, reader));
+      }),
+    );
+  });
+});
+
+describe("keys", () => {
+  it("ArrowLeft and h go back, ArrowRight and l forward, nothing else moves", () => {
+    expect([STEPS.ArrowLeft, STEPS.h, STEPS.ArrowRight, STEPS.l]).toEqual(["prev", "prev", "next", "next"]);
+    for (const key of ["H", "L", "ArrowUp", "j", "Enter", " "]) expect(STEPS[key]).toBeUndefined();
+  });
+});
+
+describe("scrollPercent", () => {
+  it("runs from 0 at the top to 100 at the bottom", () => {
+    expect(scrollPercent(0, 3000, 1000)).toBe(0);
+    expect(scrollPercent(1000, 3000, 1000)).toBe(50);
+    expect(scrollPercent(2000, 3000, 1000)).toBe(100);
+  });
+
+  it("stays within 0 to 100 when the page bounces past its ends", () => {
+    expect(scrollPercent(-40, 3000, 1000)).toBe(0);
+    expect(scrollPercent(2100, 3000, 1000)).toBe(100);
+  });
+
+  it("counts a page too short to scroll as read", () => {
+    expect(scrollPercent(0, 800, 1000)).toBe(100);
+  });
+});
+
+describe("selectedLevel", () => {
+  it("keeps a stored level while the reader may read it, else Operator", () => {
+    expect(selectedLevel("Architect", "Architect")).toBe("Architect");
+    expect(selectedLevel("Architect", "Mastermind")).toBe("Architect");
+    expect(selectedLevel("Mastermind", "Architect")).toBe("Operator");
+    expect(selectedLevel("Architect", null)).toBe("Operator");
+    expect(selectedLevel(null, "Mastermind")).toBe("Operator");
+    expect(selectedLevel("nonsense", "Mastermind")).toBe("Operator");
+  });
+});
+
+describe("readerMove: the chapter on screen against the selected level's list", () => {
+  const all = [chapter(1, "Operator", 2), chapter(2, null, 1), chapter(3, "Architect"), chapter(4, "Mastermind")];
+
+  it("stays on a chapter of the selected level's list (a chapter with no level is Operator)", () => {
+    expect(readerMove("c1", all, "Operator", null)).toBeNull();
+    expect(readerMove("c2", all, "Operator", null)).toBeNull();
+    expect(readerMove("c3", all, "Architect", "Architect")).toBeNull();
+  });
+
+  it("selects the level of a chapter the reader followed a link to and may read", () => {
+    expect(readerMove("c3", all, "Operator", "Architect")).toEqual({ select: "Architect" });
+    expect(readerMove("c1", all, "Mastermind", "Mastermind")).toEqual({ select: "Operator" });
+  });
+
+  it("goes to the first chapter of the list when the chapter is gone or out of reach", () => {
+    expect(readerMove("c9", all, "Operator", null)).toEqual({ go: "c2" });
+    expect(readerMove("c4", all, "Operator", "Architect")).toEqual({ go: "c2" });
+  });
+
+  it("stays when the list is empty", () => {
+    expect(readerMove("c9", [], "Operator", null)).toBeNull();
+  });
+});
+
+describe("railOutdated", () => {
+  const built = [chapter(1, null), chapter(2, null)];
+
+  it("is false for the list the page was built with", () => {
+    expect(railOutdated(built, built.map((c) => ({ ...c })))).toBe(false);
+  });
+
+  it("is true when a chapter came, went, moved or was renamed", () => {
+    expect(railOutdated(built, [...built, chapter(3, null)])).toBe(true);
+    expect(railOutdated(built, [built[0]!])).toBe(true);
+    expect(railOutdated(built, [built[1]!, built[0]!])).toBe(true);
+    expect(railOutdated(built, [built[0]!, { ...built[1]!, title: "Renamed" }])).toBe(true);
+  });
+});

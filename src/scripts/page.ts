@@ -1,0 +1,299 @@
+/**
+ * The page script: all a page does before the reader first needs an island (issue 13), in one
+ * small module with no framework and no store. Base.astro runs it on every page.
+ *
+ * - every page: the theme switch; the session asked of the server and stored (`systemAuth`, the
+ *   header's links); F8 to the notification region; a notice the previous page left; the chapter
+ *   drawer on a tap that lands before the Navigator island is up; the meeting request (/in-person);
+ * - chapter pages: ArrowLeft/h and ArrowRight/l (the server-rendered rel=prev/next links), the
+ *   reading-progress bar (also /apply), the rail hiding on scrolling down, the current chapter
+ *   marked in the rail and drawer, the live chapter-list check (a redirect or a level switch,
+ *   SPEC.md section 4), continue reading and the reading heartbeats.
+ *
+ * The islands take over without doing anything twice. They read what this script stored (the
+ * session, the selected level, the cached chapter list) instead of asking again; the keys, the
+ * progress bar and the rail's scrolling stay here for good. The Navigator island
+ * (client:interaction) wakes when the reader points at it or touches it and adopts a drawer
+ * opened here; it is woken early only when the rail must show another list than the built one.
+ * The Toasts island wakes with a notice.
+ *
+ * It shares no module with the islands, so it ships as one small file: constants come from
+ * src/lib/page-signals.ts and src/lib/storage-keys.ts (inlined), and the level rule is a copy of
+ * src/lib/levels.ts's (page.test.ts checks that they agree).
+ */
+import type { ChapterEntry } from "../lib/level-chapters.ts";
+import type { Level } from "../lib/levels.ts";
+import { BUILT_CHAPTERS_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import { AUTH_KEY, CHAPTER_LIST_KEY, CHAPTER_LIST_TTL_MS, PENDING_NOTICE_KEY, READER_PLACE_KEY, SELECTED_LEVEL_KEY } from "../lib/storage-keys.ts";
+import { currentTheme, setTheme } from "../stores/theme.ts";
+import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
+
+export const HEARTBEAT_MS = 30_000;
+
+const LEVELS: readonly string[] = ["Operator", "Architect", "Mastermind"];
+/** A level's rank, lowest 0; -1 for anything that is no level (null: nobody signed in). */
+const rank = (level: unknown) => LEVELS.indexOf(level as string);
+
+/** src/lib/levels.ts `levelOf`: a stored level, where null or unknown values count as Operator. */
+export const levelOf = (value: unknown) => (rank(value) > 0 ? (value as Level) : "Operator");
+
+/** src/lib/levels.ts `canAccess`: whether a reader holding `held` may read `required`. */
+export const canAccess = (held: Level | null, required: Level) => rank(required) < 1 || rank(held) >= rank(required);
+
+/** src/lib/level-chapters.ts `chaptersFor`: one level's chapters a reader may open, in reading order. */
+export const chaptersFor = (all: readonly ChapterEntry[], level: Level, held: Level | null) =>
+  canAccess(held, level) ? all.filter((c) => levelOf(c.level) === level).sort((a, b) => a.order - b.order || a.id - b.id) : [];
+
+/** Where a key takes the reader (the rel of the link it follows): ArrowLeft or h back, ArrowRight or l forward. */
+export const STEPS: Partial<Record<string, "prev" | "next">> = { ArrowLeft: "prev", h: "prev", ArrowRight: "next", l: "next" };
+
+/** The page's scroll percentage, 0 to 100; a page too short to scroll counts as read. */
+export function scrollPercent(y: number, height: number, viewport: number): number {
+  const scrollable = height - viewport;
+  return scrollable > 0 ? Math.min(100, Math.max(0, Math.round((y / scrollable) * 100))) : 100;
+}
+
+/** The selected level (SPEC.md section 4): the stored one while the reader may read it, else Operator. */
+export const selectedLevel = (stored: string | null, held: Level | null) => (canAccess(held, levelOf(stored)) ? levelOf(stored) : "Operator");
+
+export type ReaderMove = { go: string } | { select: Level } | null;
+
+/**
+ * What the reader does about the chapter on screen once the list is known (SPEC.md section 4).
+ * Nothing while the chapter is in the selected level's list. When the page opens on a chapter of
+ * another level the reader may read (they followed a link there), that level becomes the selected
+ * one. Otherwise the reader goes to the list's first chapter.
+ */
+export function readerMove(slug: string, all: readonly ChapterEntry[], selected: Level, held: Level | null): ReaderMove {
+  const list = chaptersFor(all, selected, held);
+  const here = all.find((c) => c.slug === slug);
+  if (list.some((c) => c === here)) return null;
+  if (here && canAccess(held, levelOf(here.level))) return { select: levelOf(here.level) };
+  return list[0] ? { go: list[0].slug } : null;
+}
+
+/** Whether the rail must show another list than the one the page was built with. */
+export function railOutdated(built: readonly ChapterEntry[], shown: readonly ChapterEntry[]): boolean {
+  return built.length !== shown.length || built.some((c, i) => c.slug !== shown[i]!.slug || c.title !== shown[i]!.title);
+}
+
+/** Browser storage, which may be unavailable (private modes): then it reads null and keeps nothing. */
+function read(key: string, storage = localStorage): string | null {
+  try {
+    return storage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function write(key: string, value: string | null, storage = localStorage): void {
+  try {
+    if (value === null) storage.removeItem(key);
+    else storage.setItem(key, value);
+  } catch {
+    // this page only
+  }
+}
+
+/** A GET as the spec's queries make it (same-origin: the cookies go along), tried once more after 1 s. */
+function get<T>(url: string, again = true): Promise<T> {
+  return fetch(url)
+    .then((response) => (response.ok ? (response.json() as Promise<T>) : Promise.reject(response.status)))
+    .catch((error: unknown) => (again ? new Promise((wait) => setTimeout(wait, 1000)).then(() => get<T>(url, false)) : Promise.reject(error as Error)));
+}
+
+/** Runs the page script once: Base.astro's <script>. */
+export function startPage(): void {
+  const root = document.documentElement;
+  const onScroll: Array<() => void> = [];
+
+  // Theme: the head script applied the stored one before first paint.
+  const toggle = document.getElementById("theme-toggle");
+  const label = () => toggle?.setAttribute("aria-label", `Switch to ${currentTheme() === "dark" ? "light" : "dark"} theme`);
+  label();
+  toggle?.addEventListener("click", () => {
+    setTheme(currentTheme() === "dark" ? "light" : "dark");
+    label();
+  });
+
+  // The session: the server's answer is stored, for the header and the auth store to follow.
+  const session = get<{ authenticated: boolean; level: unknown }>("/api/auth/session")
+    .then(({ authenticated, level }) => {
+      const held = authenticated && rank(level) >= 0 ? (level as Level) : null;
+      write(AUTH_KEY, held && JSON.stringify({ isAuthenticated: true, accessLevel: held }));
+      if (held) root.setAttribute("data-auth", "in");
+      else root.removeAttribute("data-auth");
+      return held;
+    })
+    // Offline or server trouble: the stored state stands (the server guards every request
+    // anyway), and nothing is decided on it here.
+    .catch(() => undefined)
+    .finally(() => {
+      root.setAttribute(SESSION_CHECKED, "");
+      dispatchEvent(new Event(SESSION_CHECKED));
+    });
+
+  // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
+  if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
+
+  // A tap on the menu before the Navigator island is up opens the drawer at once; the island,
+  // woken by the same touch, adopts it. Marked answered, so the directive does not replay it.
+  const drawer = document.querySelector<HTMLDialogElement>("dialog#chapter-drawer");
+  const asleep = () => drawer?.closest("astro-island")?.hasAttribute("ssr");
+  const expanded = (open: boolean) => {
+    for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.setAttribute("aria-expanded", `${open}`);
+  };
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (asleep() && (event.target as Element).closest?.('[aria-controls="chapter-drawer"]')) {
+        event.preventDefault();
+        drawer!.showModal();
+        expanded(true);
+      }
+    },
+    true,
+  );
+  drawer?.addEventListener("close", () => asleep() && expanded(false));
+
+  // The meeting request on /in-person (src/components/MeetingRequestDialog.astro) is only logged
+  // and cleared (SPEC.md section 4): its method="dialog" form closes the modal itself. A click on
+  // a light-dismiss dialog's backdrop lands on the dialog (for browsers without closedby).
+  document.addEventListener("submit", ({ target: form }) => {
+    if (!(form as HTMLFormElement).matches("#meeting-request-form")) return;
+    console.log("Private meeting request:", Object.fromEntries(new FormData(form as HTMLFormElement)));
+    (form as HTMLFormElement).reset();
+  });
+  document.addEventListener("click", ({ target }) => (target as Element).matches?.('dialog[closedby="any"]') && (target as HTMLDialogElement).close());
+
+  document.addEventListener("keydown", (event) => {
+    const target = event.target as HTMLElement;
+    if (event.key === "F8") {
+      event.preventDefault();
+      document.querySelector<HTMLElement>('[aria-label="Notifications (F8)"]')?.focus();
+    }
+    // Previous and Next: the only links with these rels (src/lib/chapter-body.ts).
+    const link = document.querySelector<HTMLElement>(`a[rel=${STEPS[event.key]}]`);
+    if (!link || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || document.querySelector("dialog[open]")) return;
+    // Never while typing in a text field.
+    if (target.isContentEditable || target.matches("input,textarea,select")) return;
+    event.preventDefault();
+    link.click();
+  });
+
+  const progress = document.getElementById("reading-progress");
+  if (progress) {
+    const update = () => {
+      const percent = scrollPercent(scrollY, root.scrollHeight, innerHeight);
+      progress.setAttribute("aria-valuenow", `${percent}`);
+      // The `scale` property, which the bar's scale-x-0 class sets: a transform would be multiplied by it.
+      (progress.firstElementChild as HTMLElement).style.scale = `${percent / 100} 1`;
+    };
+    update();
+    onScroll.push(update);
+    addEventListener("resize", update, { passive: true });
+  }
+
+  const rail = document.querySelector<HTMLElement>('[data-testid="rail"]');
+  if (rail) {
+    let state: RailScrollState = { visible: true, lastY: scrollY, lastAt: performance.now() };
+    rail.dataset.visible = "true";
+    onScroll.push(() => {
+      state = nextRailState(state, scrollY, performance.now());
+      rail.dataset.visible = `${state.visible}`;
+    });
+  }
+
+  const article = document.querySelector<HTMLElement>("[data-chapter-slug]");
+  if (article) onScroll.push(startReading(article, session, rail));
+
+  let frame = 0;
+  addEventListener(
+    "scroll",
+    () => {
+      frame ||= requestAnimationFrame(() => {
+        frame = 0;
+        for (const run of onScroll) run();
+      });
+    },
+    { passive: true },
+  );
+}
+
+/** A chapter page: the chapter marked, the list check, heartbeats, continue reading. Answers its work on scroll. */
+function startReading(article: HTMLElement, session: Promise<Level | null | undefined>, rail: HTMLElement | null): () => void {
+  const slug = article.dataset.chapterSlug!;
+  const level = levelOf(article.dataset.chapterLevel);
+  for (const link of document.querySelectorAll(`.rail-link[href="/${slug}"], .drawer-link[href="/${slug}"]`)) link.setAttribute("aria-current", "page");
+
+  // The live chapter list, cached 15 minutes as the chapter-list store keeps it (which then finds
+  // it there); the list the page was built with stands in when it cannot be had.
+  const built = JSON.parse(document.getElementById(BUILT_CHAPTERS_ID)?.textContent || "[]") as ChapterEntry[];
+  const cached = JSON.parse(read(CHAPTER_LIST_KEY, sessionStorage) || "{}") as { at?: number; chapters?: ChapterEntry[] };
+  const list =
+    cached.at! > Date.now() - CHAPTER_LIST_TTL_MS
+      ? Promise.resolve(cached.chapters!)
+      : get<ChapterEntry[]>("/api/chapters").then((chapters) => {
+          write(CHAPTER_LIST_KEY, JSON.stringify({ at: Date.now(), chapters }), sessionStorage);
+          return chapters;
+        }, () => built);
+  void Promise.all([session, list]).then(([held, chapters]) => {
+    if (held === undefined) return;
+    let selected = selectedLevel(read(SELECTED_LEVEL_KEY), held);
+    const move = readerMove(slug, chapters, selected, held);
+    if (move && "go" in move) return location.replace(`/${move.go}`);
+    if (move) selected = move.select;
+    write(SELECTED_LEVEL_KEY, selected);
+    if (rail && railOutdated(chaptersFor(built, "Operator", null), chaptersFor(chapters, selected, held))) dispatchEvent(new Event(WAKE_NAVIGATOR));
+  });
+
+  // A signed-in client's reading counts towards the figures on their profile (best effort: a
+  // missed heartbeat only shortens a figure there).
+  const beat = () =>
+    document.visibilityState === "visible" &&
+    fetch("/api/reading/heartbeat", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ slug }) }).catch(() => {});
+  void session.then((held) => {
+    if (!held) return;
+    beat();
+    setInterval(beat, HEARTBEAT_MS);
+    document.addEventListener("visibilitychange", beat);
+  });
+
+  // Continue reading (beyond the spec): per level, the chapter last read and the subsection being
+  // read, so a reader who comes back to that chapter is offered a jump to where they were.
+  type Place = { slug: string; section?: string; sectionTitle?: string };
+  const places = (): Partial<Record<Level, Place>> => {
+    try {
+      return JSON.parse(read(READER_PLACE_KEY)!) || {};
+    } catch {
+      return {};
+    }
+  };
+  const remember = (place: Place) => write(READER_PLACE_KEY, JSON.stringify({ ...places(), [level]: place }));
+  const remembered = places()[level];
+  const offer = document.querySelector<HTMLElement>("[data-continue]")!;
+  let last = remembered?.slug === slug ? remembered.section : undefined;
+  const target = last ? document.getElementById(last) : null;
+  if (target && !location.hash && scrollY < 100) {
+    offer.querySelector("strong")!.textContent = remembered!.sectionTitle ?? "further down";
+    offer.hidden = false;
+    offer.addEventListener("click", (event) => {
+      const button = (event.target as Element).closest("button");
+      if (!button) return;
+      offer.hidden = true;
+      if (button.hasAttribute("data-continue-jump")) {
+        target.scrollIntoView({ block: "start" });
+        target.querySelector("h2")?.focus({ preventScroll: true });
+      }
+    });
+  } else if (remembered?.slug !== slug) {
+    remember({ slug });
+  }
+  const sections = [...article.querySelectorAll<HTMLElement>("[data-subsection]")];
+  return () => {
+    const reading = sections.filter((s) => s.getBoundingClientRect().top < innerHeight * 0.4).pop();
+    if (!reading || reading.id === last) return;
+    last = reading.id;
+    offer.hidden = true;
+    remember({ slug, section: reading.id, sectionTitle: reading.dataset.subsection });
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Islands that wake on the reader's first touch (issue 13, client:interaction): until then a page
+ * runs only its page script; a tap or a key that lands before an island is up is not lost; the
+ * island takes over what the page script started. The island's files are held back on purpose
+ * (page.route), so the touch surely lands first.
+ */
+import type { Page, Route } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
+import { asleep, hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
+
+let chapters: ListedChapter[];
+
+test.beforeAll(async ({ request }) => {
+  chapters = await operatorChapters(request);
+});
+
+/** Holds the requests for one island's component file until `release` is called. */
+async function holdIsland(page: Page, name: string): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(new RegExp(`/_astro/${name}\\.[^/]+\\.js$`), async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  return { release };
+}
+
+const navigatorUp = (page: Page) => page.waitForFunction(() => !document.querySelector("astro-island[ssr] #chapter-drawer"), undefined, { timeout: 10_000 });
+
+test("until the reader touches it, a chapter page runs its page script and no island", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") scripts.push(new URL(response.url()).pathname);
+  });
+  await page.goto(`/${chapters[0]!.slug}`);
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(1500);
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0]).toMatch(/^\/_astro\/Base\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/);
+  expect(await asleep(page, "Navigator")).toBe(true);
+  expect(await asleep(page, "Toasts")).toBe(true);
+  // Its files are in the cache already, fetched without running them.
+  expect(await page.locator('link[rel="prefetch"][href*="/Navigator."]').count()).toBe(1);
+});
+
+test("a tap on the menu before the navigator is up opens the drawer at once; the navigator then takes it over", async ({ page }) => {
+  const navigator = await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  const toggle = page.getByRole("button", { name: "Open the chapter list" });
+  const drawer = page.getByRole("dialog", { name: "Chapters" });
+  await toggle.click();
+  await expect(drawer).toBeVisible();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe("hidden");
+  expect(await asleep(page, "Navigator")).toBe(true);
+
+  navigator.release();
+  await navigatorUp(page);
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole("link", { name: chapters[0]!.title })).toHaveAttribute("aria-current", "page");
+  // The island's own drawer now: Escape, the focus back on the menu, aria-expanded.
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await expect(toggle).toBeFocused();
+  await toggle.click();
+  await expect(drawer).toBeVisible();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+});
+
+test("a tap on the drawer's close button while the navigator loads is kept, and closes it once the navigator is up", async ({ page }) => {
+  const navigator = await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  const drawer = page.getByRole("dialog", { name: "Chapters" });
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  await drawer.getByRole("button", { name: "Close the chapter list" }).click();
+  await page.waitForTimeout(300);
+  await expect(drawer).toBeVisible();
+  navigator.release();
+  await expect(drawer).toBeHidden();
+  await expect(page.getByRole("button", { name: "Open the chapter list" })).toHaveAttribute("aria-expanded", "false");
+});
+
+test("a locked level chosen while the navigator loads still goes to /resume", async ({ page }) => {
+  const navigator = await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  const architect = page.getByRole("dialog").getByRole("button", { name: "Architect" });
+  await expect(architect).toBeInViewport({ ratio: 1 });
+  await architect.click({ force: true });
+  await page.waitForTimeout(300);
+  await expect(page).toHaveURL(new RegExp(`/${chapters[0]!.slug}$`));
+  navigator.release();
+  await expect(page).toHaveURL(/\/resume$/);
+});
+
+test("a key pressed before any island is up moves to the next chapter", async ({ page }) => {
+  await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await page.keyboard.press("l");
+  await expect(page).toHaveURL(`/${chapters[1]!.slug}`);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("a tap on the header's menu before the navigator is up opens the drawer, which the navigator then closes", async ({ page }) => {
+    const navigator = await holdIsland(page, "Navigator");
+    await page.goto(`/${chapters[0]!.slug}`);
+    await hydrated(page);
+    const drawer = page.getByRole("dialog", { name: "Chapters" });
+    await page.getByTestId("menu-toggle").tap();
+    await expect(drawer).toBeVisible();
+    navigator.release();
+    await navigatorUp(page);
+    await drawer.getByRole("button", { name: "Close the chapter list" }).tap();
+    await expect(drawer).toBeHidden();
+  });
+});
+
+test("F8 reaches the notification region before the toasts are up", async ({ page }) => {
+  await page.goto("/about");
+  await hydrated(page);
+  await page.keyboard.press("F8");
+  await expect(page.getByRole("region", { name: "Notifications (F8)" })).toBeFocused();
+});
+
+test("a notice left by the previous page wakes the toasts and shows once", async ({ page }) => {
+  await page.goto("/about");
+  await page.evaluate(() => sessionStorage.setItem("pendingNotice", JSON.stringify({ title: "System Exit", description: "You have been logged out" })));
+  await page.goto("/apply");
+  const region = page.getByRole("region", { name: "Notifications (F8)" });
+  await expect(region.getByText("System Exit")).toBeVisible();
+  await expect(region.getByText("You have been logged out")).toBeVisible();
+  expect(await asleep(page, "Toasts")).toBe(false);
+  expect(await asleep(page, "Navigator")).toBe(true);
+  await page.reload();
+  await page.waitForLoadState("networkidle");
+  await expect(region.getByText("System Exit")).toHaveCount(0);
+});
+
+test("a rail that must show another list than the built one wakes the navigator without a touch", async ({ page }) => {
+  const [first, ...rest] = chapters;
+  const renamed = { ...rest[0]!, title: "A title the build never saw" };
+  await page.route("**/api/chapters", (route) => route.fulfill({ json: [first, renamed, ...rest.slice(1)] }));
+  await page.goto(`/${first!.slug}`);
+  const rail = page.getByRole("navigation", { name: "Chapter rail" });
+  await expect(rail.getByRole("link", { name: `01 ${renamed.title}` })).toBeVisible();
+  expect(await asleep(page, "Navigator")).toBe(false);
+});
+
+test("/assessment loads React for its scan and nothing the scan does not use", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") scripts.push(new URL(response.url()).pathname);
+  });
+  await page.goto("/assessment");
+  await expect(page.getByTestId("progress-text")).toHaveText("1 of 15");
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(1000);
+  expect(scripts.some((s) => /\/AssessmentScan\./.test(s))).toBe(true);
+  for (const unused of ["Navigator", "Toasts", "zod", "reader-chapters", "auth"]) {
+    expect(scripts.filter((s) => s.includes(`/${unused}.`)), unused).toEqual([]);
+  }
+});
