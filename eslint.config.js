@@ -3,7 +3,7 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  { ignores: ["dist/", "dist.*/", ".astro/", ".data/", ".netlify/", "node_modules/", "test-results/", "playwright-report/", "bench/out/"] },
+  { ignores: ["dist/", "dist.*/", ".astro/", ".data/", ".netlify/", "node_modules/", "test-results/", "playwright-report/", "bench/out/", "bench/.starlight/"] },
   ...tseslint.configs.recommended,
   {
     rules: {

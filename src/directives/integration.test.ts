@@ -36,6 +36,12 @@ describe("withIslandPrefetch", () => {
     expect(out.indexOf("</head>")).toBeGreaterThan(out.lastIndexOf("<link rel=\"prefetch\""));
   });
 
+  it("leaves out the files an island hydrating at once loads anyway", () => {
+    const html = `<html><head></head><body>${island("load", "/_astro/store.js")}${island("interaction", "/_astro/Navigator.js")}</body></html>`;
+    const links = [...withIslandPrefetch(site, html).matchAll(/<link rel="prefetch" href="([^"]+)"/g)].map((m) => m[1]).sort();
+    expect(links).toEqual(["/_astro/Navigator.js"]);
+  });
+
   it("leaves a page without such islands as it was (a client:load island fetches its own files)", () => {
     const html = `<html><head></head><body>${island("load", "/_astro/Admin.js")}</body></html>`;
     expect(withIslandPrefetch(site, html)).toBe(html);

@@ -28,15 +28,21 @@ export function moduleClosure(siteDir: string, roots: readonly string[]): string
   return [...seen];
 }
 
-/** The page with a prefetch link for every file its `client:interaction` islands load. */
+/**
+ * The page with a prefetch link for every file its `client:interaction` islands load, except the
+ * files its other islands load at once anyway (/assessment's scan brings React itself).
+ */
 export function withIslandPrefetch(siteDir: string, html: string): string {
-  const roots = new Set<string>();
+  const later = new Set<string>();
+  const now = new Set<string>();
   for (const island of html.matchAll(/<astro-island\b[^>]*>/g)) {
-    if (!/\sclient="interaction"/.test(island[0])) continue;
+    const roots = /\sclient="interaction"/.test(island[0]) ? later : now;
     for (const url of island[0].matchAll(/\s(?:component|renderer)-url="(\/[^"]+)"/g)) roots.add(url[1]!);
   }
-  if (roots.size === 0) return html;
-  const links = moduleClosure(siteDir, [...roots])
+  if (later.size === 0) return html;
+  const loaded = new Set(moduleClosure(siteDir, [...now]));
+  const links = moduleClosure(siteDir, [...later])
+    .filter((file) => !loaded.has(file))
     .map((file) => `<link rel="prefetch" href="${file}" as="script" crossorigin>`)
     .join("");
   return html.replace("</head>", `${links}</head>`);

@@ -1,0 +1,81 @@
+/**
+ * The first tap on a phone (issue 13): from the finger touching the menu to the chapter drawer
+ * open, on a phone as Lighthouse's mobile profile models one (4x CPU slowdown, 150 ms round trip,
+ * 1.6 Mbps down, 750 kbps up), cold cache, 390x844 touch screen. Measured in the page: the touch's
+ * own timestamp, and the frame after the drawer's `open` attribute appears. Two moments: as soon
+ * as the page has loaded (the navigator's files may still be on their way), and once it has sat
+ * idle for a while (its files prefetched). Figures only, never asserted.
+ */
+import { chromium, type Browser } from "@playwright/test";
+
+export interface FirstTap {
+  /** ms from touch to the frame with the drawer open. */
+  drawerOpenMs: number;
+  /** ms from touch until the Navigator island had hydrated (it takes the drawer over then). */
+  navigatorUpMs: number | null;
+}
+
+const PHONE = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+
+/** The measuring hooks, run in the page before its own scripts. */
+function instrument(): void {
+  const w = window as unknown as { __tap?: number; __open?: number; __up?: number };
+  addEventListener("touchstart", (event) => (w.__tap ??= event.timeStamp), { capture: true, passive: true });
+  new MutationObserver(() => {
+    const drawer = document.querySelector("dialog#chapter-drawer");
+    if (w.__tap !== undefined && w.__open === undefined && drawer?.hasAttribute("open")) {
+      requestAnimationFrame(() => (w.__open ??= performance.now()));
+    }
+    const island = drawer?.closest("astro-island");
+    if (w.__tap !== undefined && w.__up === undefined && island && !island.hasAttribute("ssr")) w.__up = performance.now();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["open", "ssr"] });
+}
+
+async function tapOnce(browser: Browser, url: string, idleMs: number): Promise<FirstTap> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, ...PHONE });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    await page.addInitScript(instrument);
+    await page.goto(url, { waitUntil: "load" });
+    if (idleMs) await page.waitForTimeout(idleMs);
+    await page.getByTestId("menu-toggle").tap();
+    await page.waitForFunction(() => (window as unknown as { __open?: number }).__open !== undefined, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as { __up?: number }).__up !== undefined, undefined, { timeout: 30_000 }).catch(() => {});
+    const { tap, open, up } = await page.evaluate(() => {
+      const w = window as unknown as { __tap: number; __open: number; __up?: number };
+      return { tap: w.__tap, open: w.__open, up: w.__up };
+    });
+    return { drawerOpenMs: Math.round(open - tap), navigatorUpMs: up === undefined ? null : Math.round(up - tap) };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Medians of `runs` first taps on `url`, at load and after `idleMs` idle. */
+export async function firstTap(url: string, { runs = 3, idleMs = 5000 } = {}): Promise<Record<string, FirstTap>> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const result: Record<string, FirstTap> = {};
+  try {
+    for (const [label, idle] of [
+      ["tap at load", 0],
+      [`tap after ${idleMs / 1000} s idle`, idleMs],
+    ] as const) {
+      const taps: FirstTap[] = [];
+      for (let i = 0; i < runs; i++) taps.push(await tapOnce(browser, url, idle));
+      const ups = taps.map((t) => t.navigatorUpMs).filter((ms): ms is number => ms !== null);
+      result[label] = { drawerOpenMs: median(taps.map((t) => t.drawerOpenMs)), navigatorUpMs: ups.length ? median(ups) : null };
+    }
+  } finally {
+    await browser.close();
+  }
+  return result;
+}
