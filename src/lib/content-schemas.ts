@@ -48,6 +48,20 @@ export const chapterSlugSchema = slugSchema.superRefine((slug, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
+/** The longest teaser of a locked chapter (a sentence or two: it is shown in lists). */
+export const TEASER_MAX_LENGTH = 300;
+
+/**
+ * A locked chapter's optional teaser: words written for readers without access, never its content.
+ * Empty or null clears it; absent (an older client) leaves it as it was.
+ */
+export const teaserSchema = z
+  .union([z.null(), z.string().trim().max(TEASER_MAX_LENGTH, `Teaser must be at most ${TEASER_MAX_LENGTH} characters`)], {
+    error: "Teaser must be text (or empty)",
+  })
+  .transform((value) => (value === "" ? null : value))
+  .optional();
+
 /** A chapter as the Create/Edit Chapter dialogs send it (POST and PUT /api/admin/chapters). */
 export const chapterInput = z.object({
   slug: chapterSlugSchema,
@@ -56,6 +70,7 @@ export const chapterInput = z.object({
   readingTime: wholeNumber("Reading time", 600),
   order: wholeNumber("Order", 100_000),
   level: levelSchema.default("Operator"),
+  teaser: teaserSchema,
 });
 
 /**
@@ -88,6 +103,32 @@ export const subsectionInput = z.object({
   order: wholeNumber("Order", 100_000).optional(),
   /** Absent or empty: made from the title. */
   slug: z.union([z.literal(""), slugSchema]).optional(),
+});
+
+/**
+ * How a chapter or subsection is saved (issue 14), sent beside its fields: `draft: true` keeps it
+ * from readers (a new or draft item stays a draft; a published one keeps its live text and holds
+ * this as a pending draft); `publishAt` publishes the draft at that time. Absent: saved and published.
+ */
+export const saveOptions = z
+  .object({
+    draft: z.boolean({ error: "draft must be true or false" }).optional(),
+    publishAt: z.iso
+      .datetime({ offset: true, error: "publishAt must be a date and time with its zone, like 2027-01-31T09:00:00Z" })
+      .nullable()
+      .optional(),
+  })
+  .refine((value) => !value.publishAt || value.draft === true, { message: "publishAt: only a draft can be scheduled", path: ["publishAt"] });
+
+export const chapterSave = z.intersection(chapterInput, saveOptions);
+export const subsectionSave = z.intersection(subsectionInput, saveOptions);
+export type SaveOptions = z.infer<typeof saveOptions>;
+
+/** POST /api/admin/{chapters|subsections}/{id}/schedule: publish the draft at a time, or never (null). */
+export const scheduleInput = z.object({
+  publishAt: z.iso
+    .datetime({ offset: true, error: "publishAt must be a date and time with its zone, like 2027-01-31T09:00:00Z" })
+    .nullable(),
 });
 
 const idList = (field: string) =>
@@ -132,8 +173,50 @@ export const adminSetupInput = adminAccountInput.extend({
   token: z.string({ error: "The setup token is missing" }).min(1, "The setup token is missing").max(200),
 });
 
+export const DEFAULT_MAX_SESSIONS = 3;
+export const MOST_MAX_SESSIONS = 100;
+
+/** How many sessions an access code may have at once: a sign-in beyond it ends the oldest. */
+export const maxSessionsSchema = z
+  .number({ error: "Session cap must be a number" })
+  .int("Session cap must be a whole number")
+  .min(1, "Session cap must be at least 1 (to stop a code, deactivate it)")
+  .max(MOST_MAX_SESSIONS, `Session cap must be at most ${MOST_MAX_SESSIONS}`);
+
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether `value` is an ISO date-time with its offset, on a day the calendar has (not 2027-02-30). */
+function isIsoDateTime(value: string): boolean {
+  const match = ISO_DATE_TIME.exec(value);
+  if (!match || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * When an access code ends (an ISO date-time with its offset), or null for never. It must be in
+ * the future: a code cannot be issued or set already ended (deactivate it instead).
+ */
+export const expiresAtSchema = z
+  .string({ error: "End date must be a date and time such as 2027-01-31T23:59:59Z, or null" })
+  .refine(isIsoDateTime, {
+    message: "End date must be a date and time such as 2027-01-31T23:59:59Z",
+    abort: true,
+  })
+  .refine((value) => Date.parse(value) > Date.now(), "End date must be in the future")
+  .nullable();
+
+/** An access code's limits, as issuing it and PUT /api/admin/access-codes/{login}/settings take them. */
+export const accessCodeLimits = z.object({
+  /** Absent: never ends (on issue), unchanged (on update). */
+  expiresAt: expiresAtSchema.optional(),
+  /** Absent: DEFAULT_MAX_SESSIONS (on issue), unchanged (on update). */
+  maxSessions: maxSessionsSchema.optional(),
+});
+
 /** POST /api/admin/access-codes: a new code for a level; the login is generated when absent. */
-export const accessCodeInput = z.object({
+export const accessCodeInput = accessCodeLimits.extend({
   level: levelSchema,
   login: z
     .union([
@@ -158,3 +241,4 @@ export type SubsectionReorderInput = z.infer<typeof subsectionReorderInput>;
 export type AdminLoginInput = z.infer<typeof adminLoginInput>;
 export type AdminSetupInput = z.infer<typeof adminSetupInput>;
 export type AccessCodeInput = z.infer<typeof accessCodeInput>;
+export type AccessCodeLimits = z.infer<typeof accessCodeLimits>;

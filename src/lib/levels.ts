@@ -18,3 +18,8 @@ export function canAccess(held: Level | null, required: Level): boolean {
   const rank = (level: Level) => LEVELS.indexOf(level);
   return rank(required) === 0 || (held !== null && rank(held) >= rank(required));
 }
+
+/** Every level a reader holding `held` (or nobody) may read, lowest first. */
+export function accessibleLevels(held: Level | null): Level[] {
+  return LEVELS.filter((level) => canAccess(held, level));
+}

@@ -115,11 +115,13 @@ export function startPage(): void {
     label();
   });
 
-  // The session: the server's answer is stored, for the header and the auth store to follow.
-  const session = get<{ authenticated: boolean; level: unknown }>("/api/auth/session")
+  // The session: the server's answer is stored, for the header and the auth store to follow. The
+  // admin's tier preview (src/server/pages/preview-page.ts) names the tier instead, stored nowhere.
+  const preview = root.dataset.previewTier;
+  const session = (preview ? Promise.resolve({ authenticated: rank(preview) > 0, level: preview }) : get<{ authenticated: boolean; level: unknown }>("/api/auth/session"))
     .then(({ authenticated, level }) => {
       const held = authenticated && rank(level) >= 0 ? (level as Level) : null;
-      write(AUTH_KEY, held && JSON.stringify({ isAuthenticated: true, accessLevel: held }));
+      if (!preview) write(AUTH_KEY, held && JSON.stringify({ isAuthenticated: true, accessLevel: held }));
       if (held) root.setAttribute("data-auth", "in");
       else root.removeAttribute("data-auth");
       return held;
@@ -193,7 +195,7 @@ export function startPage(): void {
     addEventListener("resize", update, { passive: true });
   }
 
-  const rail = document.querySelector<HTMLElement>('[data-testid="rail"]');
+  const rail = document.querySelector<HTMLElement>(".rail");
   if (rail) {
     let state: RailScrollState = { visible: true, lastY: scrollY, lastAt: performance.now() };
     rail.dataset.visible = "true";
@@ -204,7 +206,7 @@ export function startPage(): void {
   }
 
   const article = document.querySelector<HTMLElement>("[data-chapter-slug]");
-  if (article) onScroll.push(startReading(article, session, rail));
+  if (article) onScroll.push(startReading(article, session, rail, preview));
 
   let frame = 0;
   addEventListener(
@@ -220,7 +222,7 @@ export function startPage(): void {
 }
 
 /** A chapter page: the chapter marked, the list check, heartbeats, continue reading. Answers its work on scroll. */
-function startReading(article: HTMLElement, session: Promise<Level | null | undefined>, rail: HTMLElement | null): () => void {
+function startReading(article: HTMLElement, session: Promise<Level | null | undefined>, rail: HTMLElement | null, preview?: string): () => void {
   const slug = article.dataset.chapterSlug!;
   const level = levelOf(article.dataset.chapterLevel);
   for (const link of document.querySelectorAll(`.rail-link[href="/${slug}"], .drawer-link[href="/${slug}"]`)) link.setAttribute("aria-current", "page");
@@ -239,7 +241,8 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   void Promise.all([session, list]).then(([held, chapters]) => {
     if (held === undefined) return;
     let selected = selectedLevel(read(SELECTED_LEVEL_KEY), held);
-    const move = readerMove(slug, chapters, selected, held);
+    // A preview shows its chapter whatever the lists hold (a draft is in none).
+    const move = preview ? { select: level } : readerMove(slug, chapters, selected, held);
     if (move && "go" in move) return location.replace(`/${move.go}`);
     if (move) selected = move.select;
     write(SELECTED_LEVEL_KEY, selected);
@@ -252,7 +255,7 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
     document.visibilityState === "visible" &&
     fetch("/api/reading/heartbeat", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ slug }) }).catch(() => {});
   void session.then((held) => {
-    if (!held) return;
+    if (!held || preview) return;
     beat();
     setInterval(beat, HEARTBEAT_MS);
     document.addEventListener("visibilitychange", beat);

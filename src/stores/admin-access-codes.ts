@@ -1,13 +1,14 @@
 /**
  * Access codes (issue 6, beyond the spec): the list, issuing a code for a level, deactivating and
- * reactivating, resetting a password. A password is in the answer of an issue or a reset only,
+ * reactivating, resetting a password, and (issue 14) its end date, its cap on sessions at once and
+ * ending all its sessions. A password is in the answer of an issue or a reset only,
  * and the panel shows it once.
  */
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
 import type { Level } from "../lib/levels.ts";
 import { notify } from "../lib/notify.ts";
-import { isSignedOutError, type AccessCodeEntry, type IssuedCode } from "./admin-api.ts";
+import { isSignedOutError, type AccessCodeEntry, type AccessCodeLimitsPayload, type IssuedCode } from "./admin-api.ts";
 import { sessionEnded } from "./admin-session.ts";
 
 export const $accessCodes = atom<AccessCodeEntry[]>([]);
@@ -29,9 +30,9 @@ export async function loadAccessCodes(): Promise<void> {
 }
 
 /** Issues a code; answers the login and password (to be shown once), or null on failure. */
-export async function issueAccessCode(level: Level, login: string): Promise<IssuedCode | null> {
+export async function issueAccessCode(level: Level, login: string, limits: AccessCodeLimitsPayload): Promise<IssuedCode | null> {
   try {
-    const issued = await apiRequest<IssuedCode>("POST", "/api/admin/access-codes", login ? { level, login } : { level });
+    const issued = await apiRequest<IssuedCode>("POST", "/api/admin/access-codes", login ? { level, login, ...limits } : { level, ...limits });
     notify({ title: "Success", description: `Access code issued for ${issued.level}` });
     await loadAccessCodes();
     return issued;
@@ -62,4 +63,28 @@ export async function resetAccessCodePassword(login: string): Promise<IssuedCode
     failure(error, `Failed to reset password: ${errorMessage(error)}`);
     return null;
   }
+}
+
+/** Saves a code's end date and session cap; answers whether it succeeded. */
+export async function setAccessCodeLimits(login: string, limits: Partial<AccessCodeLimitsPayload>): Promise<boolean> {
+  try {
+    await apiRequest("PUT", `/api/admin/access-codes/${encodeURIComponent(login)}/settings`, limits);
+    notify({ title: "Success", description: `Settings of ${login} saved` });
+    await loadAccessCodes();
+    return true;
+  } catch (error) {
+    failure(error, `Failed to save settings: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+/** Ends every session of a code: its readers must sign in again. */
+export async function endAccessCodeSessions(login: string): Promise<void> {
+  try {
+    const { ended } = await apiRequest<{ ended: number }>("POST", `/api/admin/access-codes/${encodeURIComponent(login)}/end-sessions`);
+    notify({ title: "Success", description: `Ended ${ended} session${ended === 1 ? "" : "s"} of ${login}` });
+  } catch (error) {
+    failure(error, `Failed to end sessions: ${errorMessage(error)}`);
+  }
+  await loadAccessCodes();
 }

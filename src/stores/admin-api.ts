@@ -15,14 +15,49 @@ export interface AdminChapter {
   readingTime: number;
   order: number;
   level: Level | null;
+  /** A locked chapter's optional words for readers without access (issue 15). */
+  teaser: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Issue 14: a draft is kept from readers; `draft` is a published item's pending edit. */
+  status?: "published" | "draft";
+  updatedBy?: string | null;
+  draft?: Partial<ChapterPayload> | null;
+  draftSavedAt?: string | null;
+  draftSavedBy?: string | null;
+  publishAt?: string | null;
 }
 
 export interface AdminSubsection extends BodySubsection {
   chapterId: number;
   createdAt: string;
   updatedAt: string;
+  status?: "published" | "draft";
+  updatedBy?: string | null;
+  draft?: Partial<SubsectionPayload> | null;
+  draftSavedAt?: string | null;
+  draftSavedBy?: string | null;
+  publishAt?: string | null;
+}
+
+/** How a save is made (issue 14): as a draft, and when to publish it. Absent: published at once. */
+export interface SaveOptions {
+  draft?: boolean;
+  publishAt?: string | null;
+}
+
+export type ItemKind = "chapter" | "subsection";
+
+/** A kept version (GET /api/admin/{kind}/{id}/revisions). */
+export interface Revision {
+  id: number;
+  kind: ItemKind;
+  itemId: number;
+  fields: Record<string, string | number | null>;
+  savedAt: string;
+  savedBy: string | null;
+  replacedAt: string;
+  replacedBy: string | null;
 }
 
 export interface DeletedChapter extends AdminChapter {
@@ -82,6 +117,17 @@ export interface AccessCodeEntry {
   isActive: string | boolean;
   createdAt: string;
   usedAt: string | null;
+  expiresAt: string | null;
+  expired: boolean;
+  maxSessions: number;
+  activeSessions: number;
+  lastUsedAt: string | null;
+}
+
+/** An access code's limits as the API takes them (src/lib/content-schemas.ts accessCodeLimits). */
+export interface AccessCodeLimitsPayload {
+  expiresAt: string | null;
+  maxSessions: number;
 }
 
 export interface IssuedCode {

@@ -18,6 +18,9 @@ import {
   type ChapterPayload,
   type DeletedChapter,
   type DeletedSubsection,
+  type ItemKind,
+  type Revision,
+  type SaveOptions,
   type SubsectionPayload,
 } from "./admin-api.ts";
 import { refreshPublish } from "./admin-publish.ts";
@@ -68,8 +71,8 @@ export async function loadDeleted(): Promise<void> {
 
 export async function loadSubsections(chapterId: number): Promise<void> {
   try {
-    // Fresh, past any CDN copy (SPEC.md section 7: always fetched fresh in the admin panel).
-    const list = await apiRequest<AdminSubsection[]>("GET", `/api/chapters/${chapterId}/subsections?fresh=${Date.now()}`);
+    // The admin's own list (issue 14: drafts too), never cached (SPEC.md section 7: always fetched fresh).
+    const list = await apiRequest<AdminSubsection[]>("GET", `/api/admin/chapters/${chapterId}/subsections`);
     $subsections.set({ ...$subsections.get(), [chapterId]: [...list].sort((a, b) => a.order - b.order) });
   } catch (error) {
     if (isSignedOutError(error)) sessionEnded();
@@ -91,9 +94,9 @@ async function afterChange(...chapterIds: number[]): Promise<void> {
   ]);
 }
 
-export async function createChapter(payload: ChapterPayload): Promise<boolean> {
+export async function createChapter(payload: ChapterPayload, options: SaveOptions = {}): Promise<boolean> {
   try {
-    await apiRequest("POST", "/api/admin/chapters", payload);
+    await apiRequest("POST", "/api/admin/chapters", { ...payload, ...options });
     success("Chapter created successfully");
     await afterChange();
     return true;
@@ -103,9 +106,9 @@ export async function createChapter(payload: ChapterPayload): Promise<boolean> {
   }
 }
 
-export async function updateChapter(id: number, payload: ChapterPayload): Promise<boolean> {
+export async function updateChapter(id: number, payload: ChapterPayload, options: SaveOptions = {}): Promise<boolean> {
   try {
-    await apiRequest("PUT", `/api/admin/chapters/${id}`, payload);
+    await apiRequest("PUT", `/api/admin/chapters/${id}`, { ...payload, ...options });
     success("Chapter updated successfully");
     await afterChange();
     return true;
@@ -161,9 +164,9 @@ export async function reorderChapters(orderedIds: number[]): Promise<void> {
 }
 
 /** Creates a subsection; a slug taken in the chapter gets the spec's own explanation. */
-export async function createSubsection(payload: SubsectionPayload): Promise<boolean> {
+export async function createSubsection(payload: SubsectionPayload, options: SaveOptions = {}): Promise<boolean> {
   try {
-    await apiRequest("POST", "/api/admin/subsections", payload);
+    await apiRequest("POST", "/api/admin/subsections", { ...payload, ...options });
     success("Subsection created successfully");
     await afterChange(payload.chapterId);
     return true;
@@ -177,9 +180,9 @@ export async function createSubsection(payload: SubsectionPayload): Promise<bool
   }
 }
 
-export async function updateSubsection(id: number, payload: SubsectionPayload): Promise<boolean> {
+export async function updateSubsection(id: number, payload: SubsectionPayload, options: SaveOptions = {}): Promise<boolean> {
   try {
-    await apiRequest("PUT", `/api/admin/subsections/${id}`, payload);
+    await apiRequest("PUT", `/api/admin/subsections/${id}`, { ...payload, ...options });
     success("Subsection updated successfully");
     await afterChange(payload.chapterId);
     return true;
@@ -234,5 +237,56 @@ export async function reorderSubsections(chapterId: number, orderedIds: number[]
   } catch (error) {
     failure(error, "Failed to reorder subsections");
     await loadSubsections(chapterId);
+  }
+}
+
+const path = (kind: ItemKind, id: number) => `/api/admin/${kind === "chapter" ? "chapters" : "subsections"}/${id}`;
+
+/** Publishes a draft item or a pending draft now (issue 14). */
+export async function publishDraft(kind: ItemKind, id: number, chapterId: number): Promise<boolean> {
+  try {
+    await apiRequest("POST", `${path(kind, id)}/publish`);
+    success(kind === "chapter" ? "Chapter published" : "Subsection published");
+    await afterChange(chapterId);
+    return true;
+  } catch (error) {
+    failure(error, `Failed to publish: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+/** Drops a pending draft; the published text stays. */
+export async function discardDraft(kind: ItemKind, id: number, chapterId: number): Promise<boolean> {
+  try {
+    await apiRequest("DELETE", `${path(kind, id)}/draft`);
+    success("Draft discarded");
+    await afterChange(chapterId);
+    return true;
+  } catch (error) {
+    failure(error, `Failed to discard the draft: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+/** An item's kept versions, newest first; null when they could not be loaded. */
+export async function loadRevisions(kind: ItemKind, id: number): Promise<Revision[] | null> {
+  try {
+    return await apiRequest<Revision[]>("GET", `${path(kind, id)}/revisions`);
+  } catch (error) {
+    if (isSignedOutError(error)) sessionEnded();
+    return null;
+  }
+}
+
+/** Writes a kept version back (a new save, published as an edit is). */
+export async function restoreRevision(revision: Revision, chapterId: number): Promise<boolean> {
+  try {
+    await apiRequest("POST", `/api/admin/revisions/${revision.id}/restore`);
+    success("Version restored");
+    await afterChange(chapterId);
+    return true;
+  } catch (error) {
+    failure(error, `Failed to restore the version: ${errorMessage(error)}`);
+    return false;
   }
 }

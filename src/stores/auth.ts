@@ -21,7 +21,11 @@ const signedOut: AuthState = { isAuthenticated: false, accessLevel: null, isLoad
 
 export const $auth = atom<AuthState>({ isAuthenticated: false, accessLevel: null, isLoading: true });
 
+/** The tier an admin's preview page shows (src/server/pages/preview-page.ts), if this is one. */
+const previewTier = (): string | undefined => document.documentElement.dataset.previewTier;
+
 function persist(state: AuthState): void {
+  if (previewTier()) return; // a preview never touches the visitor's own stored session
   try {
     if (state.isAuthenticated) {
       localStorage.setItem(AUTH_KEY, JSON.stringify({ isAuthenticated: true, accessLevel: state.accessLevel }));
@@ -43,6 +47,8 @@ function set(state: AuthState): void {
 
 /** The stored state, or signed out; corrupt stored data is removed. */
 export function readStoredAuth(): AuthState {
+  const tier = previewTier();
+  if (tier) return isLevel(tier) && tier !== "Operator" ? { isAuthenticated: true, accessLevel: tier, isLoading: false } : signedOut;
   let raw: string | null = null;
   try {
     raw = localStorage.getItem(AUTH_KEY);

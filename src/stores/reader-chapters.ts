@@ -105,7 +105,7 @@ export function loadChapterList(): Promise<ChapterListState> {
     }
     try {
       const fresh = await apiRequest<ChapterEntry[]>("GET", "/api/chapters");
-      const chapters = fresh.map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order }));
+      const chapters = fresh.map(({ id, slug, title, level, order, teaser }) => ({ id, slug, title, level, order, ...(teaser ? { teaser } : {}) }));
       writeCache(chapters);
       $chapterList.set({ status: "ready", chapters });
     } catch (error) {

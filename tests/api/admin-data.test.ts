@@ -53,9 +53,9 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="assessment-submissions-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await csv.text()).trimEnd().split("\r\n");
-    expect(lines[0]).toBe(`id,name,email,completed,score,level,startedAt,completedAt,${Array.from({ length: 15 }, (_, i) => `Q${i + 1}`).join(",")}`);
+    expect(lines[0]).toBe(`id,name,email,completed,score,level,band,startedAt,completedAt,${Array.from({ length: 15 }, (_, i) => `Q${i + 1}`).join(",")}`);
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toBe(`${older!.id},"'=HYPERLINK(""x"")",a@example.com,true,31,Architect,2026-11-01T10:00:00.000Z,2026-11-01T10:05:00.000Z,A,B${",".repeat(13)}`);
+    expect(lines[2]).toBe(`${older!.id},"'=HYPERLINK(""x"")",a@example.com,true,31,Architect,Intermittent Control,2026-11-01T10:00:00.000Z,2026-11-01T10:05:00.000Z,A,B${",".repeat(13)}`);
   });
 
   it("pages through many submissions with a cursor, newest first, and streams all of them as CSV", async () => {
@@ -143,7 +143,19 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
 
     const list = (await (await api("/api/admin/access-codes", asAdmin(cookie))).json()) as Record<string, unknown>[];
     const row = list.find((c) => c.login === code.login)!;
-    expect(Object.keys(row).sort()).toEqual(["createdAt", "id", "isActive", "level", "login", "usedAt"]);
+    expect(Object.keys(row).sort()).toEqual([
+      "activeSessions",
+      "createdAt",
+      "expired",
+      "expiresAt",
+      "id",
+      "isActive",
+      "lastUsedAt",
+      "level",
+      "login",
+      "maxSessions",
+      "usedAt",
+    ]);
     expect(row.usedAt).not.toBeNull();
 
     const off = await api(`/api/admin/access-codes/${code.login}/active`, asAdmin(cookie, "PUT", { active: false }));

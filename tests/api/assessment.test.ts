@@ -155,7 +155,12 @@ describe.each(databaseTargets())("scan API on $name", (target) => {
       const response = await complete(id, { name: "  Ada Lovelace  ", email: " ada@example.com " });
       expect(response.status).toBe(200);
       const expected = scoreAnswers(content, answers);
-      expect(await response.json()).toEqual({ totalScore: 41, level: expected.level, description: expected.band.description });
+      expect(await response.json()).toEqual({
+        totalScore: 41,
+        level: expected.level,
+        description: expected.band.description,
+        resultUrl: expect.stringMatching(/^\/assessment\/result#[A-Za-z0-9_-]{43}$/),
+      });
       const row = await storedSession(id);
       expect(row).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com", completed: "true", score: 41 });
       expect(row.completedAt).toBeInstanceOf(Date);

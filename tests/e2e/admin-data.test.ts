@@ -73,7 +73,7 @@ test.describe("assessment submissions", () => {
     // The chart's table holds every completed scan once.
     const completed = sessions.filter((s) => s.name !== null).length;
     await expect(page.getByText(`Score distribution (${completed} completed)`)).toBeVisible();
-    const counts = await page.getByRole("table").getByRole("cell").allTextContents();
+    const counts = await page.getByRole("figure", { name: /^Score distribution/ }).getByRole("table").getByRole("cell").allTextContents();
     expect(counts.reduce((sum, c) => sum + Number(c), 0)).toBe(completed);
 
     const csv = page.getByRole("link", { name: "Download CSV" });

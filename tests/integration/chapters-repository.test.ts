@@ -33,7 +33,9 @@ describe.each(databaseTargets())("chapters repository on $name", (target) => {
     const list = await listChapters(db);
     expect(list.map((c) => c.id)).toEqual([first.id, second.id, architect.id, mastermind.id]);
     expect(list.map((c) => c.id)).not.toContain(deleted.id);
-    expect(Object.keys(list[0]!).sort()).toEqual(["id", "level", "order", "readingTime", "slug", "title"]);
+    // The teaser (null but for a teased locked chapter), never content.
+    expect(Object.keys(list[0]!).sort()).toEqual(["id", "level", "order", "readingTime", "slug", "teaser", "title"]);
+    expect(list[0]!.teaser).toBeNull();
 
     expect((await listChapters(db, ["Operator"])).map((c) => c.id)).toEqual([first.id, second.id]);
     expect((await listChaptersWithContent(db, ["Architect"])).map((c) => c.content)).toEqual([architect.content]);

@@ -34,7 +34,7 @@ describe("npm run codes", () => {
 
   it("issues a code with a chosen login and password, lists, deactivates and reactivates it", () => {
     const created = run("codes", ["create", "--level", "Mastermind", "--login", "Mastermind0001", "--password", "a chosen password", "--json"]);
-    expect(JSON.parse(created.stdout)).toEqual({ login: "Mastermind0001", password: "a chosen password", level: "Mastermind" });
+    expect(JSON.parse(created.stdout)).toEqual({ login: "Mastermind0001", password: "a chosen password", level: "Mastermind", expiresAt: null, maxSessions: 3 });
 
     const listed = JSON.parse(run("codes", ["list", "--json"]).stdout) as Array<{ login: string; isActive: boolean; usedAt: string | null; password?: string }>;
     const mine = listed.find((c) => c.login === "Mastermind0001")!;
@@ -49,6 +49,28 @@ describe("npm run codes", () => {
     const reset = JSON.parse(run("codes", ["reset-password", "Mastermind0001", "--json"]).stdout) as { password: string };
     expect(reset.password).not.toBe("a chosen password");
   });
+
+  it("issues a code with an end date and a session cap, changes both, and ends its sessions (issue 14)", () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const created = run("codes", ["create", "--level", "Architect", "--login", "Limited0001", "--expires", `${year}-01-31`, "--max-sessions", "2", "--json"]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ login: "Limited0001", expiresAt: `${year}-01-31T23:59:59.999Z`, maxSessions: 2 });
+
+    const changed = run("codes", ["settings", "Limited0001", "--no-expiry", "--max-sessions", "5"]);
+    expect(changed.stdout).toContain("Limited0001 never ends, at most 5 sessions at once.");
+    const listed = JSON.parse(run("codes", ["list", "--json"]).stdout) as Array<{ login: string }>;
+    expect(listed.find((c) => c.login === "Limited0001")).toMatchObject({ expiresAt: null, maxSessions: 5, activeSessions: 0, expired: false });
+    expect(run("codes", ["end-sessions", "Limited0001"]).stdout).toContain("Ended 0 sessions of Limited0001");
+
+    const past = run("codes", ["settings", "Limited0001", "--expires", "2020-01-01"]);
+    expect(past.status).toBe(2);
+    expect(past.stderr).toContain('--expires: End date must be in the future (got "2020-01-01").');
+    const zero = run("codes", ["create", "--level", "Architect", "--max-sessions", "0"]);
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toContain('--max-sessions: Session cap must be at least 1');
+    expect(run("codes", ["create", "--level", "Architect", "--max-sessions", "three"]).stderr).toContain("--max-sessions: Session cap must be a number");
+    expect(run("codes", ["settings", "Limited0001"]).stderr).toContain("settings needs --expires, --no-expiry or --max-sessions.");
+  }, 90_000);
 
   it("refuses bad input clearly, with a non-zero exit", () => {
     const level = run("codes", ["create", "--level", "Wizard"]);

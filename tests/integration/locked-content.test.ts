@@ -2,11 +2,13 @@
  * Locked content, on a real build: it never leaks (for every Architect and Mastermind chapter and
  * subsection of the seed, a distinctive sentence of it appears in no file of the build, and in no
  * response to an anonymous or lower-level caller, on any read route), and /{slug} serves it to
- * the readers it belongs to, rendered on the server like a static chapter.
+ * the readers it belongs to, rendered on the server like a static chapter. The static search index
+ * (dist/pagefind, its records gzip-compressed) holds the open level's passages and no locked ones.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canAccess, type Level } from "../../src/lib/levels.ts";
 import { buildSite } from "../../src/server/build/site-builder.ts";
@@ -15,6 +17,8 @@ import { escapeHtml } from "../../src/lib/html.ts";
 import { loadBook } from "../../src/server/content/book.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { eq } from "../../src/server/db/orm.ts";
+import { chapters } from "../../src/server/db/schema.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
 import { loginAs } from "../support/auth.ts";
@@ -42,6 +46,7 @@ beforeAll(async () => {
   database = await openDatabase({ driver: "pglite", dataDir: null });
   await database.migrate();
   await seed(database.db, book);
+  await addDrafts(database);
   siteDir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-leak-"));
   await buildSite({ db: database.db, outDir: path.join(siteDir, "dist"), workDir: path.join(siteDir, "work") });
   api = await apiClient(database, path.join(siteDir, "dist"));
@@ -71,6 +76,27 @@ describe("locked content", () => {
     }
   });
 
+  it("is not in the static search index, which holds every Operator passage and nothing else", () => {
+    const fragments = path.join(siteDir, "dist", "pagefind", "fragment");
+    const records = fs.readdirSync(fragments).map((name) => {
+      const text = gunzipSync(fs.readFileSync(path.join(fragments, name))).toString("utf8");
+      expect(text.startsWith("pagefind_dcd")).toBe(true);
+      return JSON.parse(text.slice("pagefind_dcd".length)) as { url: string; content: string; meta: Record<string, string> };
+    });
+    const open = book.filter((c) => c.level === "Operator");
+    expect(records.map((r) => r.url).sort()).toEqual(
+      open.flatMap((c) => [`/${c.slug}`, ...c.subsections.map((s) => `/${c.slug}#${s.slug}`)]).sort(),
+    );
+    const index = records.map((r) => `${r.content}\n${JSON.stringify(r.meta)}`).join("\n");
+    // The check below can fail: the index does hold the open level's words.
+    expect(index).toContain(distinctive(open[0]!.subsections[0]!.content));
+    for (const secret of secrets) expect(index.includes(secret.text), secret.where).toBe(false);
+    for (const chapter of book.filter((c) => c.level !== "Operator")) {
+      expect(index).not.toContain(chapter.slug);
+      for (const part of chapter.subsections) expect(index).not.toContain(part.title);
+    }
+  });
+
   it.each([
     ["an anonymous caller", null],
     ["an Operator code", "Operator"],
@@ -78,11 +104,52 @@ describe("locked content", () => {
   ] as const)("reaches %s only where its level allows", async (_who, level) => {
     const headers = level ? { cookie: (await loginAs(api, database.db, level)).cookie } : undefined;
     const list = (await (await api("/api/chapters", { headers })).json()) as Array<{ id: number; slug: string }>;
-    const paths = ["/api/chapters", ...list.flatMap((c) => [`/api/chapters/${c.slug}`, `/api/chapters/${c.id}/subsections`, `/${c.slug}`])];
+    const paths = [
+      "/api/chapters",
+      ...list.flatMap((c) => [`/api/chapters/${c.slug}`, `/api/chapters/${c.id}/subsections`, `/${c.slug}`]),
+      // The server's search, asked for the very words of every locked passage.
+      ...secrets.map((secret) => `/api/search?q=${encodeURIComponent(secret.text.split(" ").slice(0, 5).join(" "))}`),
+    ];
     const bodies = await Promise.all(paths.map(async (p) => (await api(p, { headers })).text()));
     const everything = bodies.join("\n");
     for (const secret of secrets) {
       expect(everything.includes(secret.text), `${secret.where} for ${level ?? "anonymous"}`).toBe(canAccess(level, secret.level));
+    }
+  });
+});
+
+/** Drafts (issue 14), made before the build: a draft chapter, a draft subsection of a published chapter, a pending edit. */
+const DRAFTS = {
+  chapterSlug: "a-draft-never-built",
+  chapter: "Words of a draft chapter that no build may hold",
+  part: "Words of a draft subsection inside a published chapter",
+  pending: "Words of a pending edit the live chapter does not show yet",
+};
+
+async function addDrafts(handle: DatabaseHandle): Promise<void> {
+  const open = book.find((c) => c.level === "Operator")!;
+  const draft = await createChapter(handle.db, { level: "Operator", slug: DRAFTS.chapterSlug, status: "draft", content: DRAFTS.chapter });
+  await createSubsection(handle.db, draft.id, { content: DRAFTS.chapter });
+  const [live] = await handle.db.select().from(chapters).where(eq(chapters.slug, open.slug));
+  await createSubsection(handle.db, live!.id, { status: "draft", content: DRAFTS.part });
+  await handle.db.update(chapters).set({ draft: { ...open, content: DRAFTS.pending } }).where(eq(chapters.id, live!.id));
+}
+
+describe("drafts (issue 14)", () => {
+  it("appear in no file of the built site, the sitemap included, and in no reader's answer", async () => {
+    const files = fs.readdirSync(path.join(siteDir, "dist"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    const sitemap = files.find((f) => f.name === "sitemap.xml");
+    expect(sitemap).toBeDefined();
+    expect(fs.readFileSync(path.join(sitemap!.parentPath, sitemap!.name), "utf8")).not.toContain(DRAFTS.chapterSlug);
+    const texts = files.map((f) => fs.readFileSync(path.join(f.parentPath, f.name)).toString("latin1"));
+    const headers = { cookie: (await loginAs(api, database.db, "Mastermind")).cookie };
+    const list = (await (await api("/api/chapters", { headers })).json()) as Array<{ id: number; slug: string }>;
+    expect(list.map((c) => c.slug)).not.toContain(DRAFTS.chapterSlug);
+    const paths = [...list.flatMap((c) => [`/api/chapters/${c.slug}`, `/api/chapters/${c.id}/subsections`, `/${c.slug}`]), `/${DRAFTS.chapterSlug}`, `/api/chapters/${DRAFTS.chapterSlug}`];
+    const answers = await Promise.all(paths.map(async (p) => (await api(p, { headers })).text()));
+    for (const secret of [DRAFTS.chapter, DRAFTS.part, DRAFTS.pending]) {
+      for (const text of texts) expect(text.includes(secret), secret).toBe(false);
+      expect(answers.join("\n").includes(secret), secret).toBe(false);
     }
   });
 });

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "../../src/server/db/orm.ts";
-import { assessmentSessions, chapters, subsections } from "../../src/server/db/schema.ts";
+import { assessmentSessions, chapters, contentRevisions, subsections } from "../../src/server/db/schema.ts";
 import { runRetention } from "../../src/server/maintenance/retention.ts";
 import { localPhotoStore } from "../../src/server/uploads/photo-store.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
@@ -102,6 +102,26 @@ describe.each(databaseTargets())("retention on $name", (target) => {
     const left = (await store.list()).map((p) => p.name);
     expect(left).toEqual(expect.arrayContaining(names(used)));
     for (const name of names(unused)) expect(left).not.toContain(name);
+  });
+
+  it("keeps a photo only a kept revision or a pending draft names (issue 14): restoring or publishing brings it back", async () => {
+    const { db } = database;
+    const now = new Date("2027-10-01T12:00:00Z");
+    const [inRevision, inDraft, inNothing] = ["7".repeat(32) + ".jpg", "8".repeat(32) + ".jpg", "9".repeat(32) + ".jpg"];
+    const [chapter] = await db.insert(chapters).values({ slug: "retention-revisions", title: "Revisions", content: "x", order: 95 }).returning({ id: chapters.id });
+    const [part] = await db
+      .insert(subsections)
+      .values({ chapterId: chapter!.id, slug: "now-bare", title: "Bare", content: "x", order: 0, draft: { chapterId: chapter!.id, title: "Bare", content: "x", photo: `/uploads/${inDraft}` } })
+      .returning({ id: subsections.id });
+    await db.insert(contentRevisions).values({ subsectionId: part!.id, fields: { photo: `/uploads/${inRevision}` }, savedAt: now, replacedAt: now });
+    for (const name of [inRevision, inDraft, inNothing]) {
+      await store.put(name, new Uint8Array([1]));
+      fs.utimesSync(path.join(photoDir, name), new Date("2027-01-01"), new Date("2027-01-01"));
+    }
+    expect((await runRetention(db, { now, policy, store })).failed).toEqual([]);
+    const left = (await store.list()).map((p) => p.name);
+    expect(left).toEqual(expect.arrayContaining([inRevision, inDraft]));
+    expect(left).not.toContain(inNothing);
   });
 
   it("keeps a photo a subsection names by its full address, and runs every step when one fails", async () => {

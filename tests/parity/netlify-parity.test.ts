@@ -115,7 +115,7 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
       expect(remote!.headers.get(name), name).toBeTruthy();
       expect(mine.headers.get(name), name).toBe(remote!.headers.get(name));
     }
-  });
+  }, 120_000); // @netlify/dev bundles the chapter-page function on its first request
 
   it("answers every redirect of netlify.toml alike", async () => {
     const { redirects } = parse(fs.readFileSync(path.join(projectRoot, "netlify.toml"), "utf8")) as {

@@ -14,7 +14,7 @@ import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
-import { publishState } from "../../src/server/db/schema.ts";
+import { leadWebhooks, publishState, webhookDeliveries } from "../../src/server/db/schema.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { markPublished } from "../../src/server/publish/state.ts";
 import { listChapters } from "../../src/server/repositories/chapters.ts";
@@ -208,7 +208,26 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         }
         const done = await site.fetch(`/api/assessment/session/${id}/complete`, jsonPost({ name: "Ada", email: "ada@example.com" }));
         expect(done.status).toBe(200);
-        expect(await done.json()).toMatchObject({ totalScore: expect.any(Number), level: expect.any(String), description: expect.any(String) });
+        const result = (await done.json()) as { totalScore: number; level: string; description: string; resultUrl: string };
+        expect(result).toMatchObject({ totalScore: expect.any(Number), level: expect.any(String), description: expect.any(String) });
+        // Its private link opens the same result on another instance (the key is SESSION_SECRET).
+        const opened = await site.fetch(`/api/assessment/result/${result.resultUrl.split("#")[1]}`);
+        expect(opened.status, site.logs()).toBe(200);
+        expect(opened.headers.get("cache-control")).toBe("private, no-store");
+        expect(await opened.json()).toEqual({ totalScore: result.totalScore, level: result.level, description: result.description });
+      });
+
+      it("sends a webhook test after the answer, refusing a receiver inside the private network in production", async () => {
+        const { cookie } = await adminLogin(site.fetch, database.db);
+        const refused = await site.fetch("/api/admin/webhooks", asAdmin(cookie, "POST", { url: "http://127.0.0.1:9/hook" }));
+        expect(refused.status).toBe(400);
+        // Saved past the check (as a name that resolves privately would be): delivery refuses it too.
+        const [hook] = await database.db.insert(leadWebhooks).values({ url: "https://localhost/hook", secret: "whsec_test" }).returning();
+        const sent = await site.fetch(`/api/admin/webhooks/${hook!.id}/test`, asAdmin(cookie, "POST"));
+        expect(sent.status, site.logs()).toBe(202);
+        await expect
+          .poll(async () => (await database.db.select().from(webhookDeliveries)).find((d) => d.webhookId === hook!.id)?.lastError, { timeout: 10_000 })
+          .toMatch(/resolves to a private address; refused/);
       });
 
       it("makes an admin edit live at once, withdraws a chapter moved to a locked level at once, and publishes through the build hook", async () => {

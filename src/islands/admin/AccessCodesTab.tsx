@@ -1,22 +1,28 @@
 /**
  * The Access Codes tab (issue 6): issue a code for a level (the password is shown once, here),
- * the list with level, status and last use, deactivate/reactivate, and a password reset.
+ * the list with level, status and last use, deactivate/reactivate, and a password reset; and
+ * (issue 14) each code's end date and cap on sessions at once, set when issuing it and changed
+ * afterwards, its sessions open now, and ending them all.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState, type SubmitEvent } from "react";
 import { accessCodeInput } from "../../lib/content-schemas.ts";
 import type { Level } from "../../lib/levels.ts";
 import { notify } from "../../lib/notify.ts";
-import { isActiveCode, type IssuedCode } from "../../stores/admin-api.ts";
+import { isActiveCode, type AccessCodeEntry, type IssuedCode } from "../../stores/admin-api.ts";
 import {
   $accessCodes,
   $accessCodesError,
+  endAccessCodeSessions,
   issueAccessCode,
   loadAccessCodes,
   resetAccessCodePassword,
   setAccessCodeActive,
 } from "../../stores/admin-access-codes.ts";
+import AccessCodeLimitsFields, { defaultLimits, limitsPayload, type LimitsValues } from "./AccessCodeLimitsFields.tsx";
+import AccessCodeSettingsDialog from "./AccessCodeSettingsDialog.tsx";
 import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
+import { formatLastDay } from "./end-date.ts";
 import Field from "./Field.tsx";
 import { useFieldErrors } from "./form-errors.ts";
 import LevelSelect from "./LevelSelect.tsx";
@@ -27,7 +33,9 @@ export default function AccessCodesTab() {
   const error = useStore($accessCodesError);
   const [level, setLevel] = useState<Level>("Architect");
   const [login, setLogin] = useState("");
-  const { errors, validate } = useFieldErrors(accessCodeInput, { level, login: login.trim() });
+  const [limits, setLimits] = useState<LimitsValues>(defaultLimits);
+  const { errors, validate } = useFieldErrors(accessCodeInput, { level, login: login.trim(), ...limitsPayload(limits) });
+  const [editing, setEditing] = useState<AccessCodeEntry | null>(null);
   const [pending, setPending] = useState(false);
   const [shown, setShown] = useState<{ issued: IssuedCode; reset: boolean } | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
@@ -41,13 +49,22 @@ export default function AccessCodesTab() {
     const data = validate();
     if (!data) return;
     setPending(true);
-    const issued = await issueAccessCode(level, data.login ?? "");
+    const issued = await issueAccessCode(level, data.login ?? "", limitsPayload(limits));
     setPending(false);
     if (issued) {
       setShown({ issued, reset: false });
       setLogin("");
+      setLimits(defaultLimits);
     }
   }
+
+  const askEndSessions = (code: AccessCodeEntry) =>
+    setConfirmation({
+      title: "End all sessions?",
+      message: `Everyone signed in with ${code.login} is signed out at once (${code.activeSessions} open now). The code keeps working: they can sign in again.`,
+      confirmLabel: "End Sessions",
+      action: () => endAccessCodeSessions(code.login),
+    });
 
   const askReset = (codeLogin: string) =>
     setConfirmation({
@@ -66,13 +83,14 @@ export default function AccessCodesTab() {
         <h2 id="issue-code-title" className="font-serif text-lg">
           Issue an access code
         </h2>
-        <form className="mt-4 grid items-start gap-4 sm:grid-cols-[12rem_1fr_auto]" onSubmit={(e) => void onIssue(e)} noValidate>
+        <form className="mt-4 grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-[10rem_1fr_11rem_10rem_auto]" onSubmit={(e) => void onIssue(e)} noValidate>
           <Field label="Level">
             <LevelSelect value={level} onChange={setLevel} />
           </Field>
           <Field label="Login (optional)" hint="Leave empty to generate one." error={errors.login}>
             <input className={input} value={login} onChange={(e) => setLogin(e.target.value)} autoComplete="off" />
           </Field>
+          <AccessCodeLimitsFields values={limits} onChange={setLimits} errors={errors} />
           <button type="submit" className={`${primary} sm:mt-6`} disabled={pending}>
             {pending ? "Issuing..." : "Issue Code"}
           </button>
@@ -93,12 +111,14 @@ export default function AccessCodesTab() {
           <p className={`${muted} mt-2`}>No access codes yet.</p>
         ) : (
           <div className="relative mt-3 overflow-x-auto rounded-lg border border-[var(--color-line)]">
-            <table className="w-full min-w-[40rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
+            <table className="w-full min-w-[60rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
               <thead className="border-b border-[var(--color-line)] text-[var(--color-muted)]">
                 <tr>
                   <th scope="col" className="px-3 py-2 font-medium">Login</th>
                   <th scope="col" className="px-3 py-2 font-medium">Level</th>
                   <th scope="col" className="px-3 py-2 font-medium">Status</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Ends after</th>
+                  <th scope="col" className="px-3 py-2 font-medium">Sessions</th>
                   <th scope="col" className="px-3 py-2 font-medium">Last used</th>
                   <th scope="col" className="px-3 py-2 font-medium">
                     <span className="sr-only">Actions</span>
@@ -112,8 +132,14 @@ export default function AccessCodesTab() {
                     <tr key={code.id} className="border-b border-[var(--color-line)] last:border-0">
                       <td className="px-3 py-2 font-mono">{code.login}</td>
                       <td className="px-3 py-2">{code.level}</td>
-                      <td className="px-3 py-2">{active ? "Active" : "Inactive"}</td>
-                      <td className="px-3 py-2">{code.usedAt ? formatTime(code.usedAt) : "Never"}</td>
+                      <td className="px-3 py-2">{!active ? "Inactive" : code.expired ? "Expired" : "Active"}</td>
+                      <td className="px-3 py-2" title={code.expiresAt ? `Ends ${formatTime(code.expiresAt)}` : undefined}>
+                        {formatLastDay(code.expiresAt)}
+                      </td>
+                      <td className="px-3 py-2" data-testid="code-sessions">
+                        {code.activeSessions} of {code.maxSessions}
+                      </td>
+                      <td className="px-3 py-2">{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</td>
                       <td className="px-3 py-2">
                         <div className="flex justify-end gap-2">
                           <button
@@ -127,6 +153,18 @@ export default function AccessCodesTab() {
                           <button type="button" className={secondary} onClick={() => askReset(code.login)} aria-label={`Reset password of ${code.login}`}>
                             Reset Password
                           </button>
+                          <button type="button" className={secondary} onClick={() => setEditing(code)} aria-label={`Settings of ${code.login}`}>
+                            Settings
+                          </button>
+                          <button
+                            type="button"
+                            className={secondary}
+                            onClick={() => askEndSessions(code)}
+                            disabled={code.activeSessions === 0}
+                            aria-label={`End Sessions of ${code.login}`}
+                          >
+                            End Sessions
+                          </button>
                         </div>
                       </td>
                     </tr>
@@ -138,6 +176,7 @@ export default function AccessCodesTab() {
         )}
       </section>
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+      <AccessCodeSettingsDialog code={editing} onClose={() => setEditing(null)} />
     </div>
   );
 }

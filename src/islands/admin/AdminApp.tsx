@@ -8,13 +8,14 @@ import { useEffect, useState } from "react";
 import { $announcement } from "../../stores/admin-announcer.ts";
 import { $chapters, $chaptersError, loadChapters, loadDeleted } from "../../stores/admin-content.ts";
 import { $adminSession, loadAdminSession, signOut } from "../../stores/admin-session.ts";
-import { $submissionsTotal, loadSubmissions } from "../../stores/admin-submissions.ts";
+import { $onlySubmission, $submissionsTotal, loadSubmissions } from "../../stores/admin-submissions.ts";
 import AccessCodesTab from "./AccessCodesTab.tsx";
 import ChaptersTab from "./ChaptersTab.tsx";
 import PublishStatus from "./PublishStatus.tsx";
 import SignIn from "./SignIn.tsx";
 import SubmissionsTab from "./SubmissionsTab.tsx";
 import { TabPanel, Tabs } from "./Tabs.tsx";
+import WebhooksTab from "./WebhooksTab.tsx";
 import { secondary } from "./ui.ts";
 
 function Loading() {
@@ -39,7 +40,13 @@ export default function AdminApp() {
   return <Panel email={session.email} />;
 }
 
-type Tab = "chapters" | "submissions" | "codes";
+type Tab = "chapters" | "submissions" | "codes" | "webhooks";
+
+/** A lead webhook's link to one submission: /admin?submission={id}. */
+function linkedSubmission(): string | null {
+  const id = new URLSearchParams(location.search).get("submission");
+  return id && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
+}
 
 function Panel({ email }: { email: string }) {
   const chapters = useStore($chapters);
@@ -47,9 +54,10 @@ function Panel({ email }: { email: string }) {
   const submissionsTotal = useStore($submissionsTotal);
   const announcement = useStore($announcement);
   const [ready, setReady] = useState(false);
-  const [tab, setTab] = useState<Tab>("chapters");
+  const [tab, setTab] = useState<Tab>(() => (linkedSubmission() ? "submissions" : "chapters"));
 
   useEffect(() => {
+    $onlySubmission.set(linkedSubmission());
     void Promise.all([loadChapters(), loadDeleted(), loadSubmissions()]).then(() => setReady(true));
   }, []);
 
@@ -78,6 +86,7 @@ function Panel({ email }: { email: string }) {
             { id: "chapters", label: `Chapters (${chapters.length})` },
             { id: "submissions", label: `Assessment Submissions (${submissionsTotal})` },
             { id: "codes", label: "Access Codes" },
+            { id: "webhooks", label: "Webhooks" },
           ]}
         />
         <TabPanel idPrefix="admin" id={tab}>
@@ -91,6 +100,7 @@ function Panel({ email }: { email: string }) {
             ))}
           {tab === "submissions" && <SubmissionsTab />}
           {tab === "codes" && <AccessCodesTab />}
+          {tab === "webhooks" && <WebhooksTab />}
         </TabPanel>
       </div>
       <div aria-live="polite" aria-atomic="true" className="sr-only" data-testid="announcer">

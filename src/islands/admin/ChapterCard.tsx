@@ -10,6 +10,8 @@ import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { $subsections, loadSubsections } from "../../stores/admin-content.ts";
 import { ChevronIcon, GripIcon } from "./icons.tsx";
 import { SORTABLE_ITEM } from "./sortable-list.ts";
+import PreviewLinks from "./PreviewLinks.tsx";
+import PublishingBadge from "./PublishingBadge.tsx";
 import SubsectionList from "./SubsectionList.tsx";
 import { badge, danger, muted, secondary } from "./ui.ts";
 
@@ -73,6 +75,7 @@ export default function ChapterCard(props: Props) {
               {chapter.title}
             </h3>
             <span className={`${badge} ${levelBadge[level]}`}>{level}</span>
+            <PublishingBadge item={chapter} />
           </div>
           <p className={`${muted} mt-1`}>
             Order: {chapter.order} · Slug: <code className="font-mono">{chapter.slug}</code>
@@ -111,6 +114,7 @@ export default function ChapterCard(props: Props) {
             <p className="text-sm text-[var(--color-muted)]" data-testid="content-preview">
               {contentPreview(chapter.content)}
             </p>
+            <PreviewLinks chapter={chapter} />
             <h4 className="text-sm font-semibold">Subsections</h4>
             {subsections === undefined ? (
               <p className={muted}>Loading subsections...</p>

@@ -1,15 +1,20 @@
 /**
  * The Create New Chapter and Edit Chapter dialogs' form (SPEC.md section 5): slug (generated from
- * the title while creating, until edited by hand), title, level, reading time, order, content.
+ * the title while creating, until edited by hand), title, level, reading time, order, content, and
+ * for a locked chapter an optional teaser (issue 15).
  * Validated with the schema the server uses; a non-numeric number becomes 0.
  */
 import { useRef, useState, type SubmitEvent } from "react";
-import { chapterInput, toWholeNumber } from "../../lib/content-schemas.ts";
+import { chapterInput, TEASER_MAX_LENGTH, toWholeNumber } from "../../lib/content-schemas.ts";
 import { levelOf, type Level } from "../../lib/levels.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { AdminChapter } from "../../stores/admin-api.ts";
 import { createChapter, updateChapter } from "../../stores/admin-content.ts";
+import DraftSchedule, { useDraftSaving } from "./DraftSchedule.tsx";
+import DraftStatus from "./DraftStatus.tsx";
 import Field from "./Field.tsx";
+import PreviewLinks from "./PreviewLinks.tsx";
+import RevisionHistory from "./RevisionHistory.tsx";
 import LevelSelect from "./LevelSelect.tsx";
 import { useFieldErrors } from "./form-errors.ts";
 import { input, primary, secondary } from "./ui.ts";
@@ -22,8 +27,11 @@ interface Props {
   onDone: () => void;
 }
 
-export default function ChapterForm({ chapter, level, onDone }: Props) {
+export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
   const form = useRef<HTMLFormElement>(null);
+  // A pending draft (issue 14) is what the form edits; the published text stays live meanwhile.
+  const chapter = saved && { ...saved, ...saved.draft };
+  const draft = useDraftSaving(saved?.publishAt);
   const [title, setTitle] = useState(chapter?.title ?? "");
   const [slug, setSlug] = useState(chapter?.slug ?? "");
   const [slugEdited, setSlugEdited] = useState(chapter !== undefined);
@@ -31,8 +39,9 @@ export default function ChapterForm({ chapter, level, onDone }: Props) {
   const [readingTime, setReadingTime] = useState(String(chapter?.readingTime ?? CHAPTER_DEFAULTS.readingTime));
   const [order, setOrder] = useState(String(chapter?.order ?? CHAPTER_DEFAULTS.order));
   const [content, setContent] = useState(chapter?.content ?? "");
+  const [teaser, setTeaser] = useState(chapter?.teaser ?? "");
   const [pending, setPending] = useState(false);
-  const values = { slug, title, content, readingTime: toWholeNumber(readingTime), order: toWholeNumber(order), level: chapterLevel };
+  const values = { slug, title, content, readingTime: toWholeNumber(readingTime), order: toWholeNumber(order), level: chapterLevel, teaser };
   const { errors, validate } = useFieldErrors(chapterInput, values, form);
 
   const onTitle = (value: string) => {
@@ -45,12 +54,15 @@ export default function ChapterForm({ chapter, level, onDone }: Props) {
     const data = validate();
     if (!data) return;
     setPending(true);
-    const ok = chapter ? await updateChapter(chapter.id, data) : await createChapter(data);
+    const options = draft.options();
+    const ok = saved ? await updateChapter(saved.id, data, options) : await createChapter(data, options);
     setPending(false);
     if (ok) onDone();
   }
 
   return (
+    <>
+    {saved && <DraftStatus kind="chapter" item={saved} chapterId={saved.id} onDone={onDone} />}
     <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
       <Field label="Title" error={errors.title}>
         <input className={input} value={title} onChange={(e) => onTitle(e.target.value)} data-autofocus />
@@ -79,14 +91,30 @@ export default function ChapterForm({ chapter, level, onDone }: Props) {
       <Field label="Content" hint="## and ### headings, > quotes, - list items, **bold**; blank lines between paragraphs." error={errors.content}>
         <textarea className={`${input} min-h-48 font-mono text-sm`} rows={10} value={content} onChange={(e) => setContent(e.target.value)} />
       </Field>
-      <div className="flex justify-end gap-3 pt-2">
+      {chapterLevel !== "Operator" && (
+        <Field
+          label="Teaser (optional)"
+          hint={`Shown to readers without ${chapterLevel} access on /resume and under the level switch's lock, with the title. Write it for them: never the chapter's content. Empty: the chapter stays unlisted. ${teaser.trim().length}/${TEASER_MAX_LENGTH}`}
+          error={errors.teaser}
+        >
+          <textarea className={`${input} text-sm`} rows={3} value={teaser} onChange={(e) => setTeaser(e.target.value)} />
+        </Field>
+      )}
+      {saved && <PreviewLinks chapter={saved} />}
+      <DraftSchedule draft={draft} />
+      <div className="flex flex-wrap justify-end gap-3 pt-2">
         <button type="button" className={secondary} onClick={onDone} disabled={pending}>
           Cancel
         </button>
-        <button type="submit" className={primary} disabled={pending}>
+        <button type="submit" className={secondary} disabled={pending} onClick={() => draft.choose(true)}>
+          Save as draft
+        </button>
+        <button type="submit" className={primary} disabled={pending} onClick={() => draft.choose(false)}>
           {pending ? "Saving..." : chapter ? "Save Changes" : "Create Chapter"}
         </button>
       </div>
     </form>
+    {saved && <RevisionHistory kind="chapter" itemId={saved.id} current={saved} chapterId={saved.id} onRestored={onDone} />}
+    </>
   );
 }

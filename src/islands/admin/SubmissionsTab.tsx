@@ -9,16 +9,22 @@ import { useId, useState } from "react";
 import type { Submission } from "../../stores/admin-api.ts";
 import {
   $answeredOnly,
+  $band,
+  $funnel,
+  $onlySubmission,
   $submissions,
   $submissionsAll,
   $submissionsError,
   $submissionsNext,
   $submissionsTotal,
   csvAddress,
+  filterByBand,
   isCompleted,
+  showOnlySubmission,
   loadMoreSubmissions,
   showUnanswered,
 } from "../../stores/admin-submissions.ts";
+import ScanFunnel from "./ScanFunnel.tsx";
 import ScoreChart from "./ScoreChart.tsx";
 import { card, formatTime, input, label, muted, secondary } from "./ui.ts";
 
@@ -34,6 +40,10 @@ export default function SubmissionsTab() {
   const [loadingMore, setLoadingMore] = useState(false);
   const [filter, setFilter] = useState<Filter>("all");
   const filterId = useId();
+  const bandId = useId();
+  const band = useStore($band);
+  const bands = useStore($funnel)?.bands ?? [];
+  const only = useStore($onlySubmission);
   const shown = submissions.filter((s) => filter === "all" || (filter === "completed") === isCompleted(s));
 
   return (
@@ -49,14 +59,36 @@ export default function SubmissionsTab() {
             <option value="in-progress">In progress</option>
           </select>
         </div>
+        <div>
+          <label htmlFor={bandId} className={label}>
+            Result band
+          </label>
+          <select id={bandId} className={`${input} w-56`} value={band} onChange={(e) => void filterByBand(e.target.value)}>
+            <option value="">Every scan</option>
+            {bands.map((b) => (
+              <option key={b.level} value={b.level}>
+                {b.level} ({b.min}-{b.max})
+              </option>
+            ))}
+          </select>
+        </div>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={!answeredOnly} onChange={(e) => void showUnanswered(e.target.checked)} />
           Include scans with no answers
         </label>
-        <a href={csvAddress(answeredOnly)} download className={secondary}>
+        <a href={csvAddress(answeredOnly, band)} download className={secondary}>
           Download CSV
         </a>
       </div>
+      {only && (
+        <p className="flex flex-wrap items-center gap-3 text-sm" role="status">
+          Showing one submission, from its link.
+          <button type="button" className={secondary} onClick={() => void showOnlySubmission(null)}>
+            Show all submissions
+          </button>
+        </p>
+      )}
+      <ScanFunnel />
       <p className={muted} data-testid="submission-counts">
         {answeredOnly
           ? `${total} ${total === 1 ? "scan" : "scans"} with at least one answer, of ${all} started (a scan starts with every visit to the assessment).`

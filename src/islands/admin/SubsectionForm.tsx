@@ -8,7 +8,10 @@ import { useRef, useState, type SubmitEvent } from "react";
 import { subsectionInput, toWholeNumber } from "../../lib/content-schemas.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { createSubsection, updateSubsection } from "../../stores/admin-content.ts";
+import DraftSchedule, { useDraftSaving } from "./DraftSchedule.tsx";
+import DraftStatus from "./DraftStatus.tsx";
 import Field from "./Field.tsx";
+import RevisionHistory from "./RevisionHistory.tsx";
 import { useFieldErrors } from "./form-errors.ts";
 import { uploadPhoto } from "./upload-photo.ts";
 import { input, primary, secondary } from "./ui.ts";
@@ -21,8 +24,11 @@ interface Props {
   onDone: () => void;
 }
 
-export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, onDone }: Props) {
+export default function SubsectionForm({ chapter, subsection: saved, defaultOrder = 0, onDone }: Props) {
   const form = useRef<HTMLFormElement>(null);
+  // A pending draft (issue 14) is what the form edits; the published text stays live meanwhile.
+  const subsection = saved && { ...saved, ...saved.draft };
+  const draft = useDraftSaving(saved?.publishAt);
   const [title, setTitle] = useState(subsection?.title ?? "");
   const [slug, setSlug] = useState(subsection?.slug ?? "");
   const [content, setContent] = useState(subsection?.content ?? "");
@@ -65,13 +71,16 @@ export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, 
       ...(data.slug ? { slug: data.slug } : {}),
     };
     setPending(true);
-    const ok = subsection ? await updateSubsection(subsection.id, payload) : await createSubsection(payload);
+    const options = draft.options();
+    const ok = saved ? await updateSubsection(saved.id, payload, options) : await createSubsection(payload, options);
     setPending(false);
     if (ok) onDone();
   }
 
   const showPreview = photo.trim() !== "" && brokenPhoto !== photo;
   return (
+    <>
+    {saved && <DraftStatus kind="subsection" item={saved} chapterId={chapter.id} onDone={onDone} />}
     <form ref={form} onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-4">
       <p className="text-sm text-[var(--color-muted)]">
         Chapter: <span className="font-medium text-[var(--color-ink)]">{chapter.title}</span>
@@ -127,14 +136,20 @@ export default function SubsectionForm({ chapter, subsection, defaultOrder = 0, 
           </button>
         )}
       </fieldset>
-      <div className="flex justify-end gap-3 pt-2">
+      <DraftSchedule draft={draft} />
+      <div className="flex flex-wrap justify-end gap-3 pt-2">
         <button type="button" className={secondary} onClick={onDone} disabled={pending}>
           Cancel
         </button>
-        <button type="submit" className={primary} disabled={pending || uploading}>
+        <button type="submit" className={secondary} disabled={pending || uploading} onClick={() => draft.choose(true)}>
+          Save as draft
+        </button>
+        <button type="submit" className={primary} disabled={pending || uploading} onClick={() => draft.choose(false)}>
           {pending ? "Saving..." : subsection ? "Save Changes" : "Add Subsection"}
         </button>
       </div>
     </form>
+    {saved && <RevisionHistory kind="subsection" itemId={saved.id} current={saved} chapterId={chapter.id} onRestored={onDone} />}
+    </>
   );
 }

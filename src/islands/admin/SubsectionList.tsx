@@ -7,6 +7,7 @@ import type { KeyboardEvent } from "react";
 import type { AdminSubsection } from "../../stores/admin-api.ts";
 import { announce, moveAnnouncement } from "../../stores/admin-announcer.ts";
 import { reorderSubsections } from "../../stores/admin-content.ts";
+import PublishingBadge from "./PublishingBadge.tsx";
 import { GripIcon } from "./icons.tsx";
 import { focusItemLater, keyboardTarget, moved, SORTABLE_ITEM, useSortableList } from "./sortable-list.ts";
 import { danger, muted, secondary } from "./ui.ts";
@@ -67,7 +68,9 @@ export default function SubsectionList({ chapterId, subsections, hintId, onEdit,
           {subsection.photo && <img src={subsection.photo} alt="" className="h-9 w-9 rounded object-cover" loading="lazy" />}
           {/* At least 9rem for the title: on a phone the buttons go to a line of their own instead. */}
           <span className="min-w-36 flex-1">
-            <span className="block truncate font-medium">{subsection.title}</span>
+            <span className="block truncate font-medium">
+              {subsection.title} <PublishingBadge item={subsection} />
+            </span>
             <span className="block truncate text-xs text-[var(--color-muted)]">{subsection.slug}</span>
           </span>
           <span className="ml-auto flex gap-2">

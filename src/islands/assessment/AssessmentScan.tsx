@@ -8,7 +8,8 @@ import { apiRequest } from "../../lib/api-client.ts";
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact-rules.ts";
 import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/shape.ts";
 import { dismiss, notify } from "../../lib/notify.ts";
-import ResultDescription from "./ResultDescription.tsx";
+import ResultBody from "./ResultBody.tsx";
+import ResultLink from "./ResultLink.tsx";
 import { browserStore, readScan } from "./scan-storage.ts";
 import { ScanSync } from "./scan-sync.ts";
 
@@ -81,19 +82,8 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
         <h1 ref={resultHeading} tabIndex={-1} className="text-3xl font-semibold tracking-tight outline-none">
           Scan Complete
         </h1>
-        <div className="mt-8 rounded-lg border border-line bg-panel p-6">
-          <p className="text-sm uppercase tracking-widest text-muted">Total score</p>
-          <p className="mt-1 text-5xl font-semibold" data-testid="total-score">
-            {result.totalScore}
-          </p>
-          <p className="mt-4 text-sm uppercase tracking-widest text-muted">Level</p>
-          <p className="mt-1 text-2xl font-semibold" data-testid="level">
-            {result.level}
-          </p>
-        </div>
-        <div className="mt-8">
-          <ResultDescription text={result.description} />
-        </div>
+        <ResultBody result={result} />
+        {result.resultUrl && <ResultLink path={result.resultUrl} />}
         <div className="mt-10 flex flex-wrap gap-3">
           <a className={primary} href={scheduleUrl} target="_blank" rel="noopener noreferrer">
             Claim Your Free Session

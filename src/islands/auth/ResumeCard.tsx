@@ -6,7 +6,8 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState, type SubmitEvent } from "react";
 import { $auth, login, logout, restoreAuth } from "../../stores/auth.ts";
-import { $levelChapters, startReader, type ChapterEntry } from "../../stores/reader-chapters.ts";
+import { $chapterList, $levelChapters, startReader, type ChapterEntry } from "../../stores/reader-chapters.ts";
+import LevelTeasers from "../reader/LevelTeasers.tsx";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
@@ -23,6 +24,7 @@ export default function ResumeCard() {
   const auth = useStore($auth, { ssr: "initial" });
   const level = useStore($selectedLevel, { ssr: "initial" });
   const chapters = useStore($levelChapters, { ssr: () => NO_CHAPTERS });
+  const allChapters = useStore($chapterList, { ssr: "initial" }).chapters;
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
@@ -111,6 +113,9 @@ export default function ResumeCard() {
             Access codes are provided upon enrollment. Contact support if you need assistance.
           </p>
         </section>
+      )}
+      {!auth.isLoading && (
+        <LevelTeasers chapters={allChapters} held={auth.isAuthenticated ? auth.accessLevel : null} className={`${card} mt-6`} />
       )}
     </div>
   );

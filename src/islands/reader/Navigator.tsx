@@ -14,11 +14,15 @@
  * the drawer on a tap that lands before this island is up; the island adopts that drawer.
  */
 import { useStore } from "@nanostores/react";
-import { useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import { canAccess, LEVELS, type Level } from "../../lib/levels.ts";
+import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from "../../lib/search-query.ts";
 import { FOOTER_LINKS, railNumber } from "./links.ts";
 import { $auth } from "../../stores/auth.ts";
+import { teasersFor } from "../../lib/level-chapters.ts";
+import LevelTeasers from "./LevelTeasers.tsx";
 import {
+  $chapterList,
   $currentChapter,
   $levelChapters,
   builtChapters,
@@ -32,6 +36,19 @@ import { createTooltipTimer } from "./tooltip-timer.ts";
 
 export const DRAWER_NAVIGATION_DELAY_MS = 300;
 export const DRAWER_LIST_SCROLL_DELAY_MS = 100;
+
+/** The search box's results and sources: loaded when the box is first used (README: Search). */
+const loadSearch = () => import("./search/SearchResults.tsx");
+/** Without a network the results code cannot load: the box says so instead of breaking the drawer. */
+const SearchResults = lazy(() =>
+  loadSearch().catch(() => ({
+    default: () => (
+      <p role="status" className="px-5 py-3 text-sm text-[var(--color-muted)]">
+        Search could not load. Check your connection and try again.
+      </p>
+    ),
+  })),
+);
 
 interface Props {
   /** Show the side rail (reader pages). */
@@ -47,12 +64,17 @@ export default function Navigator({ rail = false }: Props) {
   const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(openedEarly);
   const storeList = useStore($levelChapters);
+  const allChapters = useStore($chapterList).chapters;
+  /** A locked level whose teasers the drawer shows in place of the list (its lock was chosen). */
+  const [teased, setTeased] = useState<Level | null>(null);
   const storeCurrent = useStore($currentChapter);
   const selected = useStore($selectedLevel);
   const auth = useStore($auth);
   const dialog = useRef<HTMLDialogElement>(null);
   const list = useRef<HTMLOListElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
+  const [query, setQuery] = useState("");
   /** The rail button whose title shows beside it, and where (its middle, from the top of the screen). */
   const [tip, setTip] = useState<{ title: string; top: number } | null>(null);
   const tips = useMemo(
@@ -77,6 +99,8 @@ export default function Navigator({ rail = false }: Props) {
   useEffect(() => {
     seedChapterList();
     setMounted(true);
+    // Words typed into the box before this island woke are kept (the box is uncontrolled).
+    if (searchBox.current?.value) setQuery(searchBox.current.value);
     void startReader();
     // Woken by pointing at (or tabbing to) a rail button: its tooltip is due from now on.
     const pointed = document.querySelector<HTMLAnchorElement>(".rail-link:hover, .rail-link:focus-visible");
@@ -131,23 +155,32 @@ export default function Navigator({ rail = false }: Props) {
   // A chapter that is not in the newly chosen level's list gives way to the list's first chapter
   // (SPEC.md section 4). (On opening, the page script made the same check.)
   const chooseLevel = (option: Level) => {
+    // A locked level with teasers shows what it holds, with the way in; without any, the spec's
+    // redirect to /resume.
+    if (!canAccess(held, option) && teasersFor(allChapters, option).length > 0) {
+      setTeased(teased === option ? null : option);
+      return;
+    }
+    setTeased(null);
     if (!selectLevel(option)) return;
     const chapters = $levelChapters.get();
     const here = $currentChapter.get();
     if (here && chapters[0] && !chapters.some((c) => c.slug === here)) window.location.replace(`/${chapters[0].slug}`);
   };
 
-  const choose = (event: MouseEvent<HTMLAnchorElement>, slug: string) => {
+  const choose = (event: MouseEvent<HTMLAnchorElement>, slug: string) => go(event, `/${slug}`);
+  const go = (event: MouseEvent<HTMLAnchorElement>, url: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
     event.preventDefault();
     setOpen(false);
-    window.setTimeout(() => window.location.assign(`/${slug}`), DRAWER_NAVIGATION_DELAY_MS);
+    window.setTimeout(() => window.location.assign(url), DRAWER_NAVIGATION_DELAY_MS);
   };
+  const searching = query.trim().length >= SEARCH_MIN_LENGTH;
 
   // Tab stays inside the drawer.
   const trapFocus = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.key !== "Tab" || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("a[href], button")].filter(
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("a[href], button, input")].filter(
       (el) => el.getClientRects().length > 0,
     );
     const first = focusable[0];
@@ -263,6 +296,8 @@ export default function Navigator({ rail = false }: Props) {
                   key={option}
                   type="button"
                   aria-pressed={option === level}
+                  aria-expanded={locked && teasersFor(allChapters, option).length > 0 ? teased === option : undefined}
+                  aria-controls={locked && teasersFor(allChapters, option).length > 0 ? "level-teasers" : undefined}
                   aria-disabled={locked || undefined}
                   title={locked ? `${option} requires access` : undefined}
                   onClick={() => chooseLevel(option)}
@@ -281,7 +316,46 @@ export default function Navigator({ rail = false }: Props) {
             })}
           </div>
 
-          <ol ref={list} className="flex-1 overflow-y-auto py-2" data-testid="drawer-list">
+          <div role="search" className="border-b border-[var(--color-line)] px-3 py-3">
+            <input
+              ref={searchBox}
+              type="search"
+              aria-label="Search the book"
+              placeholder="Search the book"
+              maxLength={SEARCH_MAX_LENGTH}
+              autoComplete="off"
+              spellCheck={false}
+              onFocus={() => void loadSearch().catch(() => undefined)}
+              onInput={(event) => setQuery(event.currentTarget.value)}
+              className="w-full rounded-sm border border-[var(--color-line)] bg-transparent px-3 py-2 text-sm"
+              data-testid="search-box"
+            />
+          </div>
+
+          {teased && !searching && (
+            <div id="level-teasers" className="flex-1 overflow-y-auto px-5 py-4">
+              <LevelTeasers chapters={allChapters} held={held} level={teased} signIn />
+              <button type="button" className="mt-6 text-sm underline underline-offset-4" onClick={() => setTeased(null)}>
+                Back to the {level} chapters
+              </button>
+            </div>
+          )}
+
+          {searching && (
+            <div className="flex-1 overflow-y-auto py-1" aria-label="Search results" role="region">
+              <Suspense
+                fallback={
+                  <p role="status" className="px-5 py-3 text-sm text-[var(--color-muted)]">
+                    Searching...
+                  </p>
+                }
+              >
+                <SearchResults query={query} held={held} onChoose={go} />
+              </Suspense>
+            </div>
+          )}
+
+          <ol ref={list} className="flex-1 overflow-y-auto py-2" data-testid="drawer-list" hidden={searching || teased !== null}>
             {levelChapters.map((chapter, index) => (
               <li key={chapter.slug}>
                 <a

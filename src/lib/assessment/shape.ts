@@ -32,4 +32,6 @@ export interface ScanResult {
   totalScore: number;
   level: string;
   description: string;
+  /** The private link to this result (site-relative), from the completion's answer only. */
+  resultUrl?: string;
 }

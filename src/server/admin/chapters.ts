@@ -4,24 +4,25 @@
  * the subsections deleted with it), reorder within a level. Every multi-row change is one
  * transaction. `now` is a parameter so tests can move the clock.
  */
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, ne, sql } from "../db/orm.ts";
-import type { ChapterInput } from "../../lib/content-schemas.ts";
-import { LEVELS, levelOf, type Level } from "../../lib/levels.ts";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lte, ne, sql } from "../db/orm.ts";
+import { chapterInput, type ChapterInput } from "../../lib/content-schemas.ts";
+import { levelOf, type Level } from "../../lib/levels.ts";
 import { lockList, positions } from "../db/ordering.ts";
 import { retryOnConflict } from "../db/retry.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections, type ChapterRow } from "../db/schema.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
-import { listChaptersWithContent, type Chapter } from "../repositories/chapters.ts";
+import { levelRank } from "../repositories/chapters.ts";
+import { keepRevision } from "./revisions.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
 
 export const RESTORE_WINDOW_MS = 24 * 3600 * 1000;
 
 const { deletedAt: _deletedAt, ...liveColumns } = getTableColumns(chapters);
 
-/** Every live chapter with its content: Operator, Architect, Mastermind, each by order. */
-export function listAllChapters(db: Database): Promise<Chapter[]> {
-  return listChaptersWithContent(db, LEVELS);
+/** Every live chapter, drafts too, with its content: Operator, Architect, Mastermind, each by order. */
+export function listAllChapters(db: Database): Promise<AdminChapterRow[]> {
+  return db.select(liveColumns).from(chapters).where(isNull(chapters.deletedAt)).orderBy(levelRank, asc(chapters.order), asc(chapters.id));
 }
 
 const slugTaken = (slug: string) =>
@@ -45,25 +46,92 @@ async function guardSlug<T>(slug: string, write: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createChapter(db: Database, input: ChapterInput, now = new Date()): Promise<Chapter> {
+/** How a save is made (issue 14): when, by which admin, as a draft or published, scheduled or not. */
+export interface SaveContext {
+  now: Date;
+  by: string | null;
+  draft?: boolean;
+  publishAt?: Date | null;
+}
+
+/** A chapter as the admin panel sees it: with its status, pending draft and schedule. */
+export type AdminChapterRow = Omit<ChapterRow, "deletedAt">;
+
+export async function createChapter(db: Database, input: ChapterInput, { now, by, draft = false, publishAt = null }: SaveContext): Promise<AdminChapterRow> {
   await assertSlugFree(db, input.slug);
   const [row] = await guardSlug(input.slug, () =>
-    db.insert(chapters).values({ ...input, createdAt: now, updatedAt: now }).returning(liveColumns),
+    db
+      .insert(chapters)
+      .values({ ...input, status: draft ? "draft" : "published", updatedBy: by, publishAt: draft ? publishAt : null, createdAt: now, updatedAt: now })
+      .returning(liveColumns),
   );
   return row!;
 }
 
-export async function updateChapter(db: Database, id: number, input: ChapterInput, now = new Date()): Promise<Chapter> {
-  await assertSlugFree(db, input.slug, id);
-  const [row] = await guardSlug(input.slug, () =>
-    db
-      .update(chapters)
-      .set({ ...input, updatedAt: now })
-      .where(and(eq(chapters.id, id), isNull(chapters.deletedAt)))
-      .returning(liveColumns),
-  );
+/** Locks a live chapter for a save (its revision is then the version the save replaces); 404 if none. */
+export async function lockChapter(tx: Database, id: number, due?: Date): Promise<ChapterRow> {
+  const [row] = await tx
+    .select()
+    .from(chapters)
+    .where(and(eq(chapters.id, id), isNull(chapters.deletedAt), due ? lte(chapters.publishAt, due) : undefined))
+    .for("update");
   if (!row) throw notFound(`No chapter has the id ${id}. It may have been deleted; reload the list.`);
   return row;
+}
+
+/** The fields a chapter row or a kept version holds, as the form would send them. */
+export function chapterInputOf(fields: Record<string, unknown>): ChapterInput {
+  return chapterInput.parse({ ...fields, level: fields.level ?? "Operator" });
+}
+
+/**
+ * Writes `input` over a locked chapter, keeping the version it replaces as a revision. The pending
+ * draft goes unless `keepDraft` (a restored revision leaves a draft in progress alone).
+ */
+export async function writeChapter(
+  tx: Database,
+  current: ChapterRow,
+  input: ChapterInput,
+  { now, by, status, publishAt, keepDraft = false }: { now: Date; by: string | null; status: "published" | "draft"; publishAt: Date | null; keepDraft?: boolean },
+): Promise<AdminChapterRow> {
+  await assertSlugFree(tx, input.slug, current.id);
+  await keepRevision(tx, "chapter", current, { now, by });
+  const [row] = await guardSlug(input.slug, () =>
+    tx
+      .update(chapters)
+      .set({
+        ...input,
+        status,
+        updatedBy: by,
+        updatedAt: now,
+        publishAt,
+        ...(keepDraft ? {} : { draft: null, draftSavedAt: null, draftSavedBy: null }),
+      })
+      .where(eq(chapters.id, current.id))
+      .returning(liveColumns),
+  );
+  return row!;
+}
+
+/**
+ * Saves a chapter. Published (no `draft`): the fields go live, replacing any pending draft. As a
+ * draft: a draft chapter stays one; a published chapter keeps its live text and holds the fields
+ * as its pending draft (no revision: the live version is not replaced).
+ */
+export async function updateChapter(db: Database, id: number, input: ChapterInput, { now, by, draft = false, publishAt = null }: SaveContext): Promise<AdminChapterRow> {
+  return db.transaction(async (tx) => {
+    const current = await lockChapter(tx as unknown as Database, id);
+    if (draft && current.status === "published") {
+      await assertSlugFree(tx as unknown as Database, input.slug, id);
+      const [row] = await tx
+        .update(chapters)
+        .set({ draft: input, draftSavedAt: now, draftSavedBy: by, publishAt })
+        .where(eq(chapters.id, id))
+        .returning(liveColumns);
+      return row!;
+    }
+    return writeChapter(tx as unknown as Database, current, input, { now, by, status: draft ? "draft" : "published", publishAt: draft ? publishAt : null });
+  });
 }
 
 /** Soft-deletes a chapter and its live subsections, all with the same deletedAt. */
@@ -87,7 +155,7 @@ export async function deleteChapter(db: Database, id: number, now = new Date()):
  * with it (same deletedAt); subsections deleted on their own before stay deleted. 409 after 24
  * hours, or when a live chapter has taken its slug.
  */
-export async function restoreChapter(db: Database, id: number, now = new Date()): Promise<Chapter> {
+export async function restoreChapter(db: Database, id: number, now = new Date()): Promise<AdminChapterRow> {
   return db.transaction(async (tx) => {
     const [deleted] = await tx
       .select()

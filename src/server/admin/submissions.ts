@@ -6,6 +6,8 @@
 import { and, asc, count, desc, inArray, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
 import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
+import type { Band } from "../../lib/assessment/content.ts";
+import { bandOfScore } from "./scan-funnel.ts";
 
 export interface Submission {
   id: string;
@@ -62,6 +64,10 @@ export interface SubmissionsQuery {
    * section 4), so most sessions of a busy site hold nothing to read.
    */
   answered?: boolean;
+  /** Only completed scans whose score lies in this band's range (the band filter). */
+  band?: { min: number; max: number };
+  /** Only this submission (the admin panel's link to one, from a lead webhook). */
+  id?: string;
 }
 
 /** The session has at least one answer. */
@@ -71,7 +77,11 @@ const hasAnswers = sql`exists (select 1 from ${assessmentResponses} where ${asse
  * One page of submissions, newest first, with their answers: three queries (the page, its
  * answers, the counts), never every row.
  */
-export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE, answered = false }: SubmissionsQuery = {}): Promise<SubmissionsPage> {
+export async function listSubmissions(db: Database, { cursor, limit = SUBMISSIONS_PAGE, answered = false, band, id }: SubmissionsQuery = {}): Promise<SubmissionsPage> {
+  const inBand = band
+    ? sql`(${assessmentSessions.completed} = 'true' and ${assessmentSessions.score} between ${band.min} and ${band.max})`
+    : undefined;
+  const filter = and(answered ? hasAnswers : undefined, inBand, id ? sql`${assessmentSessions.id} = ${id}::uuid` : undefined);
   const rows = await db
     .select({ session: assessmentSessions, micros: startedMicros })
     .from(assessmentSessions)
@@ -80,7 +90,7 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
         cursor
           ? sql`(${assessmentSessions.startedAt}, ${assessmentSessions.id}) < (timestamptz 'epoch' + ${cursor.micros}::bigint * interval '1 microsecond', ${cursor.id}::uuid)`
           : undefined,
-        answered ? hasAnswers : undefined,
+        filter,
       ),
     )
     .orderBy(desc(assessmentSessions.startedAt), desc(assessmentSessions.id))
@@ -100,7 +110,7 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
           .where(inArray(assessmentResponses.sessionId, sessions.map((s) => s.id)))
           .orderBy(asc(assessmentResponses.questionNumber), asc(assessmentResponses.id));
   const [counts] = await db
-    .select({ all: count(), answered: sql<number>`(count(*) filter (where ${hasAnswers}))::int` })
+    .select({ all: count(), filtered: filter ? sql<number>`(count(*) filter (where ${filter}))::int` : count() })
     .from(assessmentSessions);
   const bySession = new Map<string, Submission["responses"]>(sessions.map((s) => [s.id, []]));
   for (const { sessionId, ...response } of responses) bySession.get(sessionId)?.push(response);
@@ -117,17 +127,20 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
       startedAt: s.startedAt,
       completedAt: s.completedAt,
     })),
-    total: answered ? Number(counts!.answered) : counts!.all,
+    total: Number(counts!.filtered),
     all: counts!.all,
     nextCursor: rows.length > limit && last ? encodeCursor({ micros: last.micros, id: last.session.id }) : null,
   };
 }
 
 /** Every submission (or every answered one), page by page (the CSV download): at most one page is in memory at a time. */
-export async function* allSubmissions(db: Database, { answered = false, pageSize = MAX_SUBMISSIONS_PAGE }: { answered?: boolean; pageSize?: number } = {}): AsyncGenerator<Submission[]> {
+export async function* allSubmissions(
+  db: Database,
+  { answered = false, band, pageSize = MAX_SUBMISSIONS_PAGE }: { answered?: boolean; band?: SubmissionsQuery["band"]; pageSize?: number } = {},
+): AsyncGenerator<Submission[]> {
   let cursor: SubmissionsCursor | undefined;
   for (;;) {
-    const page = await listSubmissions(db, { cursor, limit: pageSize, answered });
+    const page = await listSubmissions(db, { cursor, limit: pageSize, answered, band });
     if (page.submissions.length > 0) yield page.submissions;
     if (!page.nextCursor) return;
     cursor = decodeCursor(page.nextCursor)!;
@@ -135,7 +148,7 @@ export async function* allSubmissions(db: Database, { answered = false, pageSize
 }
 
 const QUESTIONS = Array.from({ length: 15 }, (_, i) => i + 1);
-export const CSV_HEADER = ["id", "name", "email", "completed", "score", "level", "startedAt", "completedAt", ...QUESTIONS.map((n) => `Q${n}`)];
+export const CSV_HEADER = ["id", "name", "email", "completed", "score", "level", "band", "startedAt", "completedAt", ...QUESTIONS.map((n) => `Q${n}`)];
 
 /**
  * One CSV cell: quoted when it holds a comma, quote or line break; a text starting with = + - @
@@ -148,13 +161,18 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Submissions as CSV lines (RFC 4180, CRLF), one row each, answers in columns Q1..Q15. */
-export function csvRows(submissions: Submission[]): string {
+/**
+ * Submissions as CSV lines (RFC 4180, CRLF), one row each, answers in columns Q1..Q15. `level` is
+ * the label stored with the result; `band` is the band of today's content/assessment.yaml whose
+ * score range holds the score (the two differ only if the bands were changed since).
+ */
+export function csvRows(submissions: Submission[], bands: readonly Band[] = []): string {
   return submissions
     .map((s) => {
       const answers = new Map(s.responses.map((r) => [r.questionNumber, r.answer]));
       const level = (s.scoreBreakdown as { level?: unknown } | null)?.level;
-      const row = [s.id, s.name, s.email, s.completed, s.score, typeof level === "string" ? level : null, s.startedAt, s.completedAt, ...QUESTIONS.map((n) => answers.get(n))];
+      const band = s.completed === "true" ? bandOfScore(bands, s.score)?.level : undefined;
+      const row = [s.id, s.name, s.email, s.completed, s.score, typeof level === "string" ? level : null, band, s.startedAt, s.completedAt, ...QUESTIONS.map((n) => answers.get(n))];
       return `${row.map(csvCell).join(",")}\r\n`;
     })
     .join("");
@@ -166,9 +184,12 @@ export const CSV_HEADER_LINE = `${CSV_HEADER.map(csvCell).join(",")}\r\n`;
  * Every submission as CSV, streamed page by page; `done` settles when the stream has ended (read
  * to the end, cancelled or failed), so a caller can keep its connection until then.
  */
-export function submissionsCsvStream(db: Database, answered = false): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
+export function submissionsCsvStream(
+  db: Database,
+  { answered = false, band, bands = [] }: { answered?: boolean; band?: SubmissionsQuery["band"]; bands?: readonly Band[] } = {},
+): { stream: ReadableStream<Uint8Array>; done: Promise<void> } {
   const encoder = new TextEncoder();
-  const pages = allSubmissions(db, { answered });
+  const pages = allSubmissions(db, { answered, band });
   let headerSent = false;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
@@ -185,7 +206,7 @@ export function submissionsCsvStream(db: Database, answered = false): { stream: 
           controller.close();
           finish();
         } else {
-          controller.enqueue(encoder.encode(csvRows(next.value)));
+          controller.enqueue(encoder.encode(csvRows(next.value, bands)));
         }
       } catch (error) {
         finish();

@@ -4,16 +4,16 @@
  * a chapter. A slug is unique among a chapter's live subsections: a clash is 409 "duplicate slug",
  * the words the panel looks for (SPEC.md section 8).
  */
-import { and, asc, count, desc, eq, getTableColumns, gte, isNotNull, isNull, ne, sql } from "../db/orm.ts";
-import type { SubsectionInput } from "../../lib/content-schemas.ts";
+import { and, asc, count, desc, eq, getTableColumns, gte, isNotNull, isNull, lte, ne, sql } from "../db/orm.ts";
+import { subsectionInput, type SubsectionInput } from "../../lib/content-schemas.ts";
 import { slugify } from "../../lib/slug.ts";
 import { lockList, positions } from "../db/ordering.ts";
 import { retryOnConflict } from "../db/retry.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections, type SubsectionRow } from "../db/schema.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
-import type { Subsection } from "../repositories/chapters.ts";
-import { RESTORE_WINDOW_MS } from "./chapters.ts";
+import { RESTORE_WINDOW_MS, type SaveContext } from "./chapters.ts";
+import { keepRevision } from "./revisions.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
 
 const { deletedAt: _deletedAt, ...liveColumns } = getTableColumns(subsections);
@@ -60,7 +60,10 @@ const altOf = (alt: string | null | undefined) => (alt?.trim() ? alt.trim() : nu
 /** The slug a title gives, or "section" for a title with no letters or digits. */
 const slugFor = (title: string) => slugify(title) || "section";
 
-export async function createSubsection(db: Database, input: SubsectionInput, now = new Date()): Promise<Subsection> {
+/** A subsection as the admin panel sees it: with its status, pending draft and schedule. */
+export type AdminSubsectionRow = Omit<SubsectionRow, "deletedAt">;
+
+export async function createSubsection(db: Database, input: SubsectionInput, { now, by, draft = false, publishAt = null }: SaveContext): Promise<AdminSubsectionRow> {
   await requireLiveChapter(db, input.chapterId);
   const slug = input.slug || slugFor(input.title);
   await assertSlugFree(db, input.chapterId, slug);
@@ -83,6 +86,9 @@ export async function createSubsection(db: Database, input: SubsectionInput, now
         photo: photoOf(input.photo),
         photoAlt: altOf(input.photoAlt),
         order,
+        status: draft ? "draft" : "published",
+        updatedBy: by,
+        publishAt: draft ? publishAt : null,
         createdAt: now,
         updatedAt: now,
       })
@@ -91,18 +97,39 @@ export async function createSubsection(db: Database, input: SubsectionInput, now
   return row!;
 }
 
-/** Updates a live subsection; an absent slug or order keeps the current one (links stay stable). */
-export async function updateSubsection(db: Database, id: number, input: SubsectionInput, now = new Date()): Promise<Subsection> {
-  const [current] = await db
-    .select({ slug: subsections.slug, order: subsections.order })
+/** Locks a live subsection for a save; 404 if none (or, with `due`, none due to be published). */
+export async function lockSubsection(tx: Database, id: number, due?: Date): Promise<SubsectionRow> {
+  const [row] = await tx
+    .select()
     .from(subsections)
-    .where(and(eq(subsections.id, id), isNull(subsections.deletedAt)));
-  if (!current) throw notFound(`No subsection has the id ${id}. It may have been deleted; reload the list.`);
-  await requireLiveChapter(db, input.chapterId);
+    .where(and(eq(subsections.id, id), isNull(subsections.deletedAt), due ? lte(subsections.publishAt, due) : undefined))
+    .for("update");
+  if (!row) throw notFound(`No subsection has the id ${id}. It may have been deleted; reload the list.`);
+  return row;
+}
+
+/** The fields a subsection row or a kept version holds, as the form would send them. */
+export function subsectionInputOf(fields: Record<string, unknown>): SubsectionInput {
+  return subsectionInput.parse(fields);
+}
+
+/**
+ * Writes `input` over a locked subsection, keeping the version it replaces as a revision; an
+ * absent slug or order keeps the current one (links stay stable). The pending draft goes unless
+ * `keepDraft`.
+ */
+export async function writeSubsection(
+  tx: Database,
+  current: SubsectionRow,
+  input: SubsectionInput,
+  { now, by, status, publishAt, keepDraft = false }: { now: Date; by: string | null; status: "published" | "draft"; publishAt: Date | null; keepDraft?: boolean },
+): Promise<AdminSubsectionRow> {
+  await requireLiveChapter(tx, input.chapterId);
   const slug = input.slug || current.slug;
-  await assertSlugFree(db, input.chapterId, slug, id);
+  await assertSlugFree(tx, input.chapterId, slug, current.id);
+  await keepRevision(tx, "subsection", current, { now, by });
   const [row] = await guardSlug(slug, () =>
-    db
+    tx
       .update(subsections)
       .set({
         chapterId: input.chapterId,
@@ -112,13 +139,37 @@ export async function updateSubsection(db: Database, id: number, input: Subsecti
         photo: photoOf(input.photo),
         ...(input.photoAlt !== undefined ? { photoAlt: altOf(input.photoAlt) } : {}),
         order: input.order ?? current.order,
+        status,
+        updatedBy: by,
         updatedAt: now,
+        publishAt,
+        ...(keepDraft ? {} : { draft: null, draftSavedAt: null, draftSavedBy: null }),
       })
-      .where(and(eq(subsections.id, id), isNull(subsections.deletedAt)))
+      .where(eq(subsections.id, current.id))
       .returning(liveColumns),
   );
-  if (!row) throw notFound(`No subsection has the id ${id}. It may have been deleted; reload the list.`);
-  return row;
+  return row!;
+}
+
+/**
+ * Saves a subsection: published, or as a draft (a published subsection then keeps its live text
+ * and holds the fields as its pending draft), as updateChapter does.
+ */
+export async function updateSubsection(db: Database, id: number, input: SubsectionInput, { now, by, draft = false, publishAt = null }: SaveContext): Promise<AdminSubsectionRow> {
+  return db.transaction(async (tx) => {
+    const current = await lockSubsection(tx as unknown as Database, id);
+    if (draft && current.status === "published") {
+      await requireLiveChapter(tx as unknown as Database, input.chapterId);
+      await assertSlugFree(tx as unknown as Database, input.chapterId, input.slug || current.slug, id);
+      const [row] = await tx
+        .update(subsections)
+        .set({ draft: input, draftSavedAt: now, draftSavedBy: by, publishAt })
+        .where(eq(subsections.id, id))
+        .returning(liveColumns);
+      return row!;
+    }
+    return writeSubsection(tx as unknown as Database, current, input, { now, by, status: draft ? "draft" : "published", publishAt: draft ? publishAt : null });
+  });
 }
 
 /** Soft-deletes a subsection; answers its chapter's id. */
@@ -136,7 +187,7 @@ export async function deleteSubsection(db: Database, id: number, now = new Date(
  * Restores a subsection deleted within the last 24 hours. 409 after that, while its chapter is
  * deleted (restore the chapter first), or when a live subsection of the chapter took its slug.
  */
-export async function restoreSubsection(db: Database, id: number, now = new Date()): Promise<Subsection> {
+export async function restoreSubsection(db: Database, id: number, now = new Date()): Promise<AdminSubsectionRow> {
   return db.transaction(async (tx) => {
     const [deleted] = await tx
       .select({ subsection: subsections, chapterDeletedAt: chapters.deletedAt, chapterTitle: chapters.title })
@@ -204,3 +255,13 @@ export async function reorderSubsections(db: Database, chapterId: number, ids: n
 }
 
 const list = (ids: number[]) => (ids.length === 1 ? `id ${ids[0]}` : `ids ${ids.join(", ")}`);
+
+/** Every live subsection of a chapter, drafts too, in order (the admin panel's list). */
+export async function listAdminSubsections(db: Database, chapterId: number): Promise<AdminSubsectionRow[]> {
+  await requireLiveChapter(db, chapterId);
+  return db
+    .select(liveColumns)
+    .from(subsections)
+    .where(and(eq(subsections.chapterId, chapterId), isNull(subsections.deletedAt)))
+    .orderBy(asc(subsections.order), asc(subsections.id));
+}

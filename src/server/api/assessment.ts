@@ -2,7 +2,8 @@
  * The scan's API (SPEC.md section 7):
  *   POST /api/assessment/session                 starts a session, answers { id }
  *   POST /api/assessment/response                stores one answer (again: replaces it)
- *   POST /api/assessment/session/{id}/complete   scores the stored answers, answers { totalScore, level, description }
+ *   POST /api/assessment/session/{id}/complete   scores the stored answers, answers { totalScore, level, description, resultUrl }
+ *   GET  /api/assessment/result/{token}          the result a private link names: { totalScore, level, description }
  *
  * Decisions:
  * - The session id is a random UUID, the only key to a session. The creation payload's fields
@@ -16,14 +17,22 @@
  *   succeeded but whose connection dropped before the answer arrived can then still see their
  *   result by trying again, which a 409 would deny them.
  * - Answering a completed session is 409: its answers are the basis of a stored result.
+ * - A completion queues the scan for every lead webhook in its own transaction, and tries them at
+ *   once after the answer is sent (never delaying it); the queue retries what fails.
+ * - A result link answers only the result: no name, email, answers or times. It is private
+ *   (no-store, noindex); an unknown token is 404.
  */
 import { z } from "../../lib/zod.ts";
 import { contactSchema } from "../../lib/assessment/contact.ts";
 import { answerSchema, questionNumberSchema } from "../../lib/assessment/model.ts";
 import { take, type Limit } from "../access/rate-limit.ts";
 import { loadAssessment } from "../assessment/content.ts";
-import { completeScanSession, createScanSession, saveScanAnswer } from "../assessment/scans.ts";
-import { database } from "../db/index.ts";
+import { isResultToken } from "../assessment/result-link.ts";
+import { completeScanSession, createScanSession, resultByToken, saveScanAnswer } from "../assessment/scans.ts";
+import { database, keepConnectionUntil } from "../db/index.ts";
+import { workQueue } from "../leads/delivery-queue.ts";
+import { siteAddress, webhooksInProduction } from "../leads/environment.ts";
+import { deferAfterResponse } from "../runtime/request-scope.ts";
 import { HttpError, conflict, notFound } from "../http/errors.ts";
 import { clientAddress, readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
@@ -77,13 +86,32 @@ export const completeScan = route<[id: string]>({
   POST: async (request, id) => {
     const contact = await readJson(request, contactSchema, 4 * 1024);
     if (!UUID.test(id)) throw unknownSession();
-    const outcome = await completeScanSession(await database(), loadAssessment(), id.toLowerCase(), contact);
+    const db = await database();
+    const sessionId = id.toLowerCase();
+    const outcome = await completeScanSession(db, loadAssessment(), sessionId, contact, new Date(), { siteUrl: siteAddress(request) });
     if (outcome.kind === "not-found") throw unknownSession();
     if (outcome.kind === "unanswered") {
       const list = outcome.questions;
       const named = list.length === 1 ? `question ${list[0]} is` : `questions ${list.slice(0, -1).join(", ")} and ${list.at(-1)} are`;
       throw new HttpError(400, "unanswered_questions", `Answer every question before completing: ${named} still unanswered.`);
     }
+    if (outcome.queuedDeliveries > 0) {
+      // Delivered after the answer; what fails waits in the queue for its retry.
+      const delivering = workQueue(db, { sessionId, publicOnly: webhooksInProduction(), budgetMs: 15_000 });
+      keepConnectionUntil(delivering.catch(() => {}));
+      deferAfterResponse(delivering);
+    }
     return json(outcome.result);
+  },
+});
+
+const PRIVATE = { "cache-control": "private, no-store", "x-robots-tag": "noindex, nofollow", "referrer-policy": "no-referrer" };
+
+/** GET /api/assessment/result/{token} */
+export const scanResult = route<[token: string]>({
+  GET: async (_request, token) => {
+    const result = isResultToken(token) ? await resultByToken(await database(), loadAssessment(), token) : null;
+    if (!result) throw new HttpError(404, "not_found", "No result has this link. Check that the whole address was copied.", PRIVATE);
+    return json(result, { headers: PRIVATE });
   },
 });

@@ -5,7 +5,8 @@ import { json, route } from "../http/respond.ts";
 import { database } from "../db/index.ts";
 import { checkLogin } from "../auth/login.ts";
 import { endSession, issueSession, readerSession } from "../auth/session.ts";
-import { accessCodeUsedStatement, findAccessCode } from "../repositories/access-codes.ts";
+import { accessCodeUsedStatement, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
+import { HttpError } from "../http/errors.ts";
 import { levelOf } from "../../lib/levels.ts";
 
 const loginBody = z.object({
@@ -15,11 +16,18 @@ const loginBody = z.object({
 
 export const FAILED_LOGIN_MESSAGE = "Invalid access code or password.";
 
-/** POST /api/auth/validate {login, password}: 200 {level} with the session cookie, or 401 / 429. */
+export const EXPIRED_CODE_MESSAGE = "This access code has expired. Contact support to renew your access.";
+
+/**
+ * POST /api/auth/validate {login, password}: 200 {level} with the session cookie, or 401 / 429;
+ * 403 `access_code_expired` for the right password of a code past its end date (told only to
+ * whoever knows the password). A sign-in beyond the code's session cap ends its oldest session.
+ */
 export const validate = route({
   POST: async (request) => {
     const { login, password } = await readJson(request, loginBody);
     const db = await database();
+    const now = new Date();
     const { account: code, settle } = await checkLogin(
       db,
       "reader",
@@ -30,7 +38,8 @@ export const validate = route({
       },
       FAILED_LOGIN_MESSAGE,
     );
-    const session = await issueSession(db, "reader", { accessCodeId: code.id }, new Date(), [...settle, accessCodeUsedStatement(code.id)]);
+    if (hasExpired(code, now)) throw new HttpError(403, "access_code_expired", EXPIRED_CODE_MESSAGE);
+    const session = await issueSession(db, "reader", { accessCodeId: code.id }, now, [...settle, accessCodeUsedStatement(code.id, now)]);
     return json({ level: levelOf(code.level) }, { headers: { "set-cookie": session.cookie } });
   },
 });

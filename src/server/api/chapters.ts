@@ -18,9 +18,15 @@ function answerFor(request: Request, level: string | null, data: unknown): Respo
   return levelOf(level) === "Operator" && !new URL(request.url).search ? publicJson(data) : json(data);
 }
 
-/** GET /api/chapters: every live chapter with its level, never its content. */
+/**
+ * GET /api/chapters: every live chapter with its level, never its content; a locked chapter the
+ * operator gave a teaser carries it (`teaser`), the others have no such field.
+ */
 export const chapterList = route({
-  GET: async (request) => answerFor(request, "Operator", await listChapters(await database())),
+  GET: async (request) => {
+    const list = (await listChapters(await database())).map(({ teaser, ...chapter }) => (teaser ? { ...chapter, teaser } : chapter));
+    return answerFor(request, "Operator", list);
+  },
 });
 
 /** GET /api/chapters/{slug}: one chapter, when the caller may read its level. */

@@ -9,6 +9,9 @@ import { unansweredQuestions, type Answer, type Answers, type ScanResult } from 
 import { bandFor, scoreAnswers, type ScoreBreakdown } from "../../lib/assessment/scoring.ts";
 import type { Database } from "../db/types.ts";
 import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
+import { leadPayload } from "../leads/payload.ts";
+import { queueLeadDeliveries } from "../leads/webhooks.ts";
+import { resultPath, resultToken, tokenHash } from "./result-link.ts";
 
 /** Starts an anonymous session; completed, score and breakdown are always the server's own. */
 export async function createScanSession(db: Database): Promise<{ id: string }> {
@@ -40,13 +43,17 @@ export async function saveScanAnswer(db: Database, sessionId: string, questionNu
   return completed === "true" ? "completed" : "saved";
 }
 
+/** A result with its private link (src/server/assessment/result-link.ts). */
+export type LinkedResult = ScanResult & { resultUrl: string };
+
 export type CompleteOutcome =
-  | { kind: "completed"; result: ScanResult; firstTime: boolean }
+  | { kind: "completed"; result: LinkedResult; firstTime: boolean; queuedDeliveries: number }
   | { kind: "not-found" }
   | { kind: "unanswered"; questions: number[] };
 
 /**
- * Completes a session: scores the stored answers and records name, email, score and breakdown.
+ * Completes a session: scores the stored answers and records name, email, score, breakdown and
+ * the hash of its result link, and queues its lead webhook deliveries, all in one transaction.
  * Completing an already completed session changes nothing and answers the stored result again
  * (see the API's note on idempotent completion).
  */
@@ -56,7 +63,9 @@ export async function completeScanSession(
   sessionId: string,
   contact: { name: string; email: string },
   now: Date = new Date(),
+  { siteUrl = "http://localhost:4321" }: { siteUrl?: string } = {},
 ): Promise<CompleteOutcome> {
+  const token = resultToken(sessionId);
   return db.transaction(async (tx) => {
     const [session] = await tx
       .select({ completed: assessmentSessions.completed, score: assessmentSessions.score, breakdown: assessmentSessions.scoreBreakdown })
@@ -65,7 +74,8 @@ export async function completeScanSession(
       .for("update");
     if (!session) return { kind: "not-found" };
     if (session.completed === "true") {
-      return { kind: "completed", result: storedResult(content, session.score ?? 0, session.breakdown), firstTime: false };
+      const result = { ...storedResult(content, session.score ?? 0, session.breakdown), resultUrl: resultPath(token) };
+      return { kind: "completed", result, firstTime: false, queuedDeliveries: 0 };
     }
     const rows = await tx
       .select({ questionNumber: assessmentResponses.questionNumber, answer: assessmentResponses.answer })
@@ -85,12 +95,16 @@ export async function completeScanSession(
         score: breakdown.totalScore,
         scoreBreakdown: breakdown satisfies ScoreBreakdown,
         completedAt: now,
+        resultTokenHash: tokenHash(token),
       })
       .where(eq(assessmentSessions.id, sessionId));
+    const payload = leadPayload(content, { id: sessionId, ...contact, totalScore: breakdown.totalScore, level: band.level, categoryScores: breakdown.categoryScores, answers, completedAt: now }, siteUrl);
+    const queuedDeliveries = await queueLeadDeliveries(tx, sessionId, payload, now);
     return {
       kind: "completed",
-      result: { totalScore: breakdown.totalScore, level: band.level, description: band.description },
+      result: { totalScore: breakdown.totalScore, level: band.level, description: band.description, resultUrl: resultPath(token) },
       firstTime: true,
+      queuedDeliveries,
     };
   });
 }
@@ -100,4 +114,13 @@ function storedResult(content: AssessmentContent, score: number, breakdown: unkn
   const level = (breakdown as Partial<ScoreBreakdown> | null)?.level;
   const band = content.bands.find((b) => b.level === level) ?? bandFor(content, score);
   return { totalScore: score, level: level ?? band.level, description: band.description };
+}
+
+/** The result a private link shows (score, level, description; nothing about the person), or null. */
+export async function resultByToken(db: Database, content: AssessmentContent, token: string): Promise<ScanResult | null> {
+  const [session] = await db
+    .select({ score: assessmentSessions.score, breakdown: assessmentSessions.scoreBreakdown })
+    .from(assessmentSessions)
+    .where(sql`${assessmentSessions.resultTokenHash} = ${tokenHash(token)} AND ${assessmentSessions.completed} = 'true'`);
+  return session ? storedResult(content, session.score ?? 0, session.breakdown) : null;
 }

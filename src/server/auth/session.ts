@@ -5,7 +5,7 @@
  * a removed admin) revokes it at once.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, sql, type SQL } from "../db/orm.ts";
+import { and, eq, gt, isNull, or, sql, type SQL } from "../db/orm.ts";
 import { SignJWT, jwtVerify } from "jose";
 import type { Database } from "../db/types.ts";
 import { accessCodes, adminAccounts, sessions } from "../db/schema.ts";
@@ -81,7 +81,11 @@ export interface ReaderSession {
   level: Level;
 }
 
-/** The reader session a request carries, checked against the store and the code's current state. */
+/**
+ * The reader session a request carries, checked against the store and the code's current state:
+ * active and not past its end date (so a session ends with its code, at every request, in the
+ * same single lookup).
+ */
 export async function readerSession(db: Database, request: Request, now = new Date()): Promise<ReaderSession | null> {
   const sid = await verifiedSid(request, "reader", now);
   if (!sid) return null;
@@ -89,7 +93,14 @@ export async function readerSession(db: Database, request: Request, now = new Da
     .select({ sid: sessions.sid, accessCodeId: accessCodes.id, level: accessCodes.level })
     .from(sessions)
     .innerJoin(accessCodes, eq(accessCodes.id, sessions.accessCodeId))
-    .where(and(eq(sessions.sid, sid), gt(sessions.expire, now), eq(accessCodes.isActive, "true")));
+    .where(
+      and(
+        eq(sessions.sid, sid),
+        gt(sessions.expire, now),
+        eq(accessCodes.isActive, "true"),
+        or(isNull(accessCodes.expiresAt), gt(accessCodes.expiresAt, now)),
+      ),
+    );
   return row ? { ...row, level: levelOf(row.level) } : null;
 }
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
 import { precompress } from "./precompress.ts";
+import { operatorRecords, writeSearchIndex } from "./static-index.ts";
 import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot } from "./snapshot.ts";
 
 /** What a static build reads besides the snapshot; a change to any of them calls for a rebuild. */
@@ -86,6 +87,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   log("Building the static site...");
   try {
     await runAstroBuild(scratch, snapshotFile, path.join(workDir, "astro-cache"));
+    await writeSearchIndex(await operatorRecords(db), scratch);
     precompress(scratch);
     fs.writeFileSync(path.join(scratch, STAMP_FILE), stamp);
     moveFolder(scratch, next);

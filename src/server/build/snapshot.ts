@@ -11,19 +11,29 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
-import { listChapters, type ChapterSummary } from "../repositories/chapters.ts";
+import { listChapters, listOperatorSubsectionIds, type ChapterSummary } from "../repositories/chapters.ts";
 
 export type SnapshotChapter = Pick<ChapterSummary, "id" | "slug" | "title" | "level" | "order">;
 
 export interface ContentSnapshot {
   chapters: SnapshotChapter[];
+  /**
+   * The live subsections of Operator chapters (ids, in order), which the static search index holds
+   * (static-index.ts): one added, deleted or moved to another chapter changes the stamp, so the
+   * index is rebuilt. Text edits are not in the snapshot: they need no build (the index keeps the
+   * words of its last build until the next one).
+   */
+  operatorSubsections: number[];
 }
 
 export const SNAPSHOT_ENV = "CONTENT_SNAPSHOT";
 
 export async function takeSnapshot(db: Database): Promise<ContentSnapshot> {
   const chapters = await listChapters(db);
-  return { chapters: chapters.map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order })) };
+  return {
+    chapters: chapters.map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order })),
+    operatorSubsections: await listOperatorSubsectionIds(db),
+  };
 }
 
 /** A short fingerprint of a snapshot: equal stamps mean the static pages would come out the same. */

@@ -6,6 +6,7 @@
  */
 import { sql } from "./orm.ts";
 import {
+  boolean,
   check,
   index,
   integer,
@@ -24,6 +25,23 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull(
 const levelCheck = (column: string) =>
   sql.raw(`${column} IS NULL OR ${column} IN ('Operator', 'Architect', 'Mastermind')`);
 const textFlag = (column: string) => sql.raw(`${column} IN ('true', 'false')`);
+
+/**
+ * Drafts and who saved (issue 14): `status` 'draft' keeps a chapter or subsection from readers
+ * altogether; `draft` holds a pending edit of a published one (its fields, as the admin form sends
+ * them) while the published text stays live; `publishAt` publishes either at that time (the
+ * scheduled job, src/server/maintenance/scheduled-publishing.ts). `updatedBy` names the admin who
+ * saved the current version, so a revision can say who wrote it.
+ */
+const publishing = () => ({
+  status: text("status").notNull().default("published"),
+  updatedBy: text("updated_by"),
+  draft: jsonb("draft"),
+  draftSavedAt: timestamp("draft_saved_at", { withTimezone: true }),
+  draftSavedBy: text("draft_saved_by"),
+  publishAt: timestamp("publish_at", { withTimezone: true }),
+});
+const statusCheck = (column: string) => sql.raw(`${column} IN ('published', 'draft')`);
 
 export const users = pgTable("users", {
   id: serial("id").primaryKey(),
@@ -47,10 +65,18 @@ export const accessCodes = pgTable(
     createdAt: createdAt(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** When the code stops opening anything, its sessions with it (issue 14: 6); null: never. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /**
+     * How many sessions the code may have at once: a sign-in beyond it ends the oldest. Enforced by
+     * the trigger `sessions_cap` (migration 0008), so it holds for sign-ins sent at once.
+     */
+    maxSessions: integer("max_sessions").notNull().default(3),
   },
   (t) => [
     check("access_codes_level_check", levelCheck("level")),
     check("access_codes_is_active_check", textFlag("is_active")),
+    check("access_codes_max_sessions_check", sql`${t.maxSessions} BETWEEN 1 AND 100`),
     index("access_codes_user_id_idx").on(t.userId),
   ],
 );
@@ -76,6 +102,8 @@ export const sessions = pgTable(
     expire: timestamp("expire", { withTimezone: true }).notNull(),
     accessCodeId: integer("access_code_id").references(() => accessCodes.id, { onDelete: "cascade" }),
     adminId: integer("admin_id").references(() => adminAccounts.id, { onDelete: "cascade" }),
+    /** When the session was opened: the oldest of a code's sessions is the one a sign-in over its cap ends. */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [
     index("sessions_expire_idx").on(t.expire),
@@ -111,17 +139,28 @@ export const chapters = pgTable(
     readingTime: integer("reading_time").notNull().default(5),
     order: integer("order").notNull().default(0),
     level: text("level").default("Operator"),
+    /**
+     * Optional words the operator writes to tell readers without access what a locked chapter
+     * holds (never its content). Shown only while the chapter is Architect or Mastermind.
+     */
+    teaser: text("teaser"),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    ...publishing(),
   },
   (t) => [
+    check("chapters_status_check", statusCheck("status")),
+    index("chapters_publish_at_idx").on(t.publishAt).where(sql`${t.publishAt} IS NOT NULL`),
     uniqueIndex("chapters_live_slug_idx").on(t.slug).where(sql`${t.deletedAt} IS NULL`),
     check("chapters_level_check", levelCheck("level")),
     check("chapters_reading_time_check", sql`${t.readingTime} >= 0`),
     check("chapters_order_check", sql`${t.order} >= 0`),
     index("chapters_live_order_idx").on(t.level, t.order).where(sql`${t.deletedAt} IS NULL`),
     index("chapters_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+    check("chapters_teaser_length_check", sql`char_length(${t.teaser}) <= 300`),
+    // Full-text search of locked levels (src/server/search): the same expression as the query's.
+    index("chapters_search_idx").using("gin", sql`to_tsvector('english', ${t.title} || ' ' || ${t.content})`),
   ],
 );
 
@@ -142,12 +181,16 @@ export const subsections = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    ...publishing(),
   },
   (t) => [
+    check("subsections_status_check", statusCheck("status")),
+    index("subsections_publish_at_idx").on(t.publishAt).where(sql`${t.publishAt} IS NOT NULL`),
     uniqueIndex("subsections_chapter_live_slug_idx").on(t.chapterId, t.slug).where(sql`${t.deletedAt} IS NULL`),
     index("subsections_live_order_idx").on(t.chapterId, t.order).where(sql`${t.deletedAt} IS NULL`),
     index("subsections_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
     check("subsections_order_check", sql`${t.order} >= 0`),
+    index("subsections_search_idx").using("gin", sql`to_tsvector('english', ${t.title} || ' ' || ${t.content})`),
   ],
 );
 
@@ -163,10 +206,17 @@ export const assessmentSessions = pgTable(
     scoreBreakdown: jsonb("score_breakdown"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    /**
+     * SHA-256 (hex) of the result link's token (src/server/assessment/result-link.ts): the token
+     * itself is only ever in the respondent's hands.
+     */
+    resultTokenHash: text("result_token_hash"),
   },
   (t) => [
     check("assessment_sessions_completed_check", textFlag("completed")),
     index("assessment_sessions_started_at_idx").on(t.startedAt),
+    uniqueIndex("assessment_sessions_result_token_idx").on(t.resultTokenHash),
+    index("assessment_sessions_completed_at_idx").on(t.completedAt).where(sql`${t.completedAt} IS NOT NULL`),
   ],
 );
 
@@ -205,6 +255,33 @@ export const readingSessions = pgTable(
     seconds: integer("seconds").notNull().default(0),
   },
   (t) => [index("reading_sessions_code_seen_idx").on(t.accessCodeId, t.lastSeenAt), check("reading_sessions_seconds_check", sql`${t.seconds} >= 0`)],
+);
+
+/**
+ * Earlier versions of chapters and subsections (issue 14): every save keeps the version it replaces,
+ * with every field (`fields`), who saved it and when, and who replaced it and when. Written in the
+ * save's transaction; soft deletes leave them alone, and they go with their item only when
+ * retention removes the item for good. Kept 90 days, and always the last 50 of an item
+ * (src/server/content/revisions.ts prunes).
+ */
+export const contentRevisions = pgTable(
+  "content_revisions",
+  {
+    id: serial("id").primaryKey(),
+    chapterId: integer("chapter_id").references(() => chapters.id, { onDelete: "cascade" }),
+    subsectionId: integer("subsection_id").references(() => subsections.id, { onDelete: "cascade" }),
+    fields: jsonb("fields").notNull(),
+    savedAt: timestamp("saved_at", { withTimezone: true }).notNull(),
+    savedBy: text("saved_by"),
+    replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull(),
+    replacedBy: text("replaced_by"),
+  },
+  (t) => [
+    check("content_revisions_item_check", sql.raw("num_nonnulls(chapter_id, subsection_id) = 1")),
+    index("content_revisions_chapter_idx").on(t.chapterId, t.replacedAt),
+    index("content_revisions_subsection_idx").on(t.subsectionId, t.replacedAt),
+    index("content_revisions_replaced_at_idx").on(t.replacedAt),
+  ],
 );
 
 export type ChapterRow = typeof chapters.$inferSelect;
@@ -269,4 +346,52 @@ export const siteIdentity = pgTable(
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
   },
   () => [check("site_identity_singleton_check", sql.raw("id = 1"))],
+);
+
+/**
+ * Where completed scans are sent (issue 15): addresses the operator sets in the admin panel, each
+ * with a signing secret of its own (src/server/leads).
+ */
+export const leadWebhooks = pgTable("lead_webhooks", {
+  id: serial("id").primaryKey(),
+  url: text("url").notNull(),
+  /** HMAC-SHA256 key of the signature header; shown to the operator, who gives it to the receiver. */
+  secret: text("secret").notNull(),
+  active: boolean("active").notNull().default(true),
+  createdAt: createdAt(),
+});
+
+/**
+ * The delivery queue and its log: one row per (webhook, scan) or per test. A worker claims a due
+ * row by taking a lease (`leaseUntil`) in one statement; the body is fixed when queued, so every
+ * attempt sends the same bytes. States: pending (waiting for `nextAttemptAt`), delivered, failed
+ * (gave up after `giveUpAt`).
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    webhookId: integer("webhook_id")
+      .notNull()
+      .references(() => leadWebhooks.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id").references(() => assessmentSessions.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull().default("lead"),
+    body: text("body").notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    lastStatus: integer("last_status"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    giveUpAt: timestamp("give_up_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("webhook_deliveries_status_check", sql.raw("status IN ('pending', 'delivered', 'failed')")),
+    check("webhook_deliveries_kind_check", sql.raw("kind IN ('lead', 'test')")),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
+  ],
 );

@@ -24,6 +24,8 @@ import { useLocalPublisher } from "../publish/publisher.ts";
 import { markPublished } from "../publish/state.ts";
 import { useLocalPurge, watchPurges } from "../publish/cache-purge.ts";
 import { scheduleRetention } from "../maintenance/retention.ts";
+import { schedulePublishing } from "../maintenance/scheduled-publishing.ts";
+import { scheduleLeadDeliveries } from "../maintenance/lead-deliveries.ts";
 
 export interface RunningHost {
   url: string;
@@ -100,6 +102,10 @@ export async function startHost({
   const functions = await loadFunctions(netlify.functionsDir);
   // What Netlify's scheduled retention function does daily, on a timer here.
   const stopRetention = scheduleRetention(database.db, log);
+  // Drafts scheduled to go live: Netlify's scheduled function runs every 15 minutes, this timer every minute.
+  const stopPublishing = schedulePublishing(database.db, log);
+  // And what the scheduled lead-webhooks function does every 15 minutes: retries, and work left by a stop.
+  const stopLeadDeliveries = scheduleLeadDeliveries(database.db, log);
 
   const listening = await listen(createHandler({ netlify, functions, site: () => site, cache, trustedProxies: config.trustedProxies }), config.port, config.host);
   // While no admin exists, each start prints a new one-time link that creates the first one.
@@ -117,6 +123,8 @@ export async function startHost({
           // A site build in progress is abandoned (the current site stays as it is), not awaited.
           abortBuilds();
           stopRetention();
+          stopPublishing();
+          stopLeadDeliveries();
           return publisher.stop();
         })
         .then(() => {
@@ -136,7 +144,11 @@ export async function startHost({
  */
 export async function listen(handler: http.RequestListener, port: number, host: string) {
   const server = http.createServer(handler);
-  server.keepAliveTimeout = 5_000;
+  // An idle kept-alive connection is closed by the client first: a server that closes it at the
+  // moment a client reuses it resets that request (ECONNRESET), which the end-to-end tests met
+  // with the 5 s this was. 65 s is above the idle timeouts of browsers' and proxies' pools.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, resolve);

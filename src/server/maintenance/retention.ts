@@ -7,19 +7,25 @@
  *   after their 24-hour restore window ends;
  * - uploaded photos no subsection uses (live or still restorable): removed `unusedPhotoDays` after
  *   they were stored;
- * - expired sign-in sessions, rate-limit windows over a day old, and the cache purges other
- *   servers have long read.
+ * - expired sign-in sessions (and those of access codes past their end date), rate-limit windows
+ *   over a day old, and the cache purges other servers have long read;
+ * - revisions older than 90 days, except each item's last 50 (src/server/admin/revisions.ts);
+ * - lead webhook deliveries that ended (delivered or given up) over 90 days ago: the log's
+ *   purpose is the recent past, and each holds a copy of a lead's name and email.
  * Each step is one statement; a step that fails leaves the others to run, and is named in the
  * report's `failed`.
  */
-import { and, eq, isNotNull, lt, sql } from "../db/orm.ts";
+import { and, eq, inArray, isNotNull, lt, lte, or, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
-import { assessmentSessions, cachePurges, chapters, rateLimitCounters, sessions, subsections } from "../db/schema.ts";
+import { accessCodes, assessmentSessions, cachePurges, chapters, contentRevisions, rateLimitCounters, sessions, subsections, webhookDeliveries } from "../db/schema.ts";
 import { RESTORE_WINDOW_MS } from "../admin/chapters.ts";
+import { pruneRevisions } from "../admin/revisions.ts";
 import { config } from "../config.ts";
 import { photoIdOf, photoStore, type PhotoStore } from "../uploads/photo-store.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
+/** How long the webhook delivery log keeps a finished delivery. */
+export const WEBHOOK_LOG_DAYS = 90;
 
 export interface RetentionPolicy {
   unfinishedScanDays: number;
@@ -35,6 +41,8 @@ export interface RetentionReport {
   sessions: number;
   rateLimitWindows: number;
   cachePurges: number;
+  revisions: number;
+  webhookDeliveries: number;
   /** The steps that failed, each with its reason (they run again next time). */
   failed: string[];
 }
@@ -76,12 +84,30 @@ export async function runRetention(
         .where(and(isNotNull(chapters.deletedAt), lt(chapters.deletedAt, removedFor)))
         .returning({ id: chapters.id }),
     ),
-    sessions: await step("expired sessions", () => db.delete(sessions).where(lt(sessions.expire, now)).returning({ sid: sessions.sid })),
+    sessions: await step("expired sessions", () =>
+      db
+        .delete(sessions)
+        .where(
+          or(
+            lt(sessions.expire, now),
+            // Sessions of a code past its end date ended with it (src/server/auth/session.ts).
+            inArray(sessions.accessCodeId, db.select({ id: accessCodes.id }).from(accessCodes).where(lte(accessCodes.expiresAt, now))),
+          ),
+        )
+        .returning({ sid: sessions.sid }),
+    ),
     rateLimitWindows: await step("rate-limit windows", () =>
       db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, ago(now, DAY_MS))).returning({ key: rateLimitCounters.key }),
     ),
     cachePurges: await step("cache purges", () =>
       db.delete(cachePurges).where(lt(cachePurges.createdAt, ago(now, 3600 * 1000))).returning({ id: cachePurges.id }),
+    ),
+    revisions: await step("old revisions", () => pruneRevisions(db, now)),
+    webhookDeliveries: await step("webhook deliveries", () =>
+      db
+        .delete(webhookDeliveries)
+        .where(and(sql`${webhookDeliveries.status} <> 'pending'`, lt(webhookDeliveries.createdAt, ago(now, WEBHOOK_LOG_DAYS * DAY_MS))))
+        .returning({ id: webhookDeliveries.id }),
     ),
     photos: await step("unused photos", () => removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS))),
     failed,
@@ -95,11 +121,15 @@ export async function runRetention(
 async function removeUnusedPhotos(db: Database, store: PhotoStore, storedBefore: Date): Promise<number> {
   const candidates = (await store.list()).filter((photo) => photo.storedAt < storedBefore);
   if (candidates.length === 0) return 0;
-  const used = new Set(
-    (await db.select({ photo: subsections.photo }).from(subsections).where(sql`${subsections.photo} like '%/uploads/%'`)).map((row) =>
-      photoIdOf(row.photo!.slice(row.photo!.lastIndexOf("/uploads/") + "/uploads/".length)),
-    ),
-  );
+  // A photo a kept revision or a pending draft names counts as used: restoring or publishing it brings it back.
+  const named = (await db.execute(sql`
+    SELECT ${subsections.photo} AS photo FROM ${subsections} WHERE ${subsections.photo} LIKE '%/uploads/%'
+    UNION SELECT ${subsections.draft} ->> 'photo' FROM ${subsections} WHERE ${subsections.draft} ->> 'photo' LIKE '%/uploads/%'
+    UNION SELECT ${contentRevisions.fields} ->> 'photo' FROM ${contentRevisions}
+      WHERE ${contentRevisions.subsectionId} IS NOT NULL AND ${contentRevisions.fields} ->> 'photo' LIKE '%/uploads/%'`)) as unknown as {
+    rows: Array<{ photo: string }>;
+  };
+  const used = new Set(named.rows.map((row) => photoIdOf(row.photo.slice(row.photo.lastIndexOf("/uploads/") + "/uploads/".length))));
   // A photo's narrower copies go with it, and stay with it.
   const unused = candidates.filter((photo) => !used.has(photoIdOf(photo.name)));
   for (const photo of unused) await store.delete(photo.name);

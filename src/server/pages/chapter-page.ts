@@ -17,7 +17,7 @@ import { requireReadable } from "../access/reader.ts";
 import { database } from "../db/index.ts";
 import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
-import { getChapterPage } from "../repositories/chapters.ts";
+import { getChapterPage, type ChapterPageData } from "../repositories/chapters.ts";
 import { sitePage, type FunctionPage } from "./site-pages.ts";
 
 /**
@@ -68,6 +68,47 @@ function fillMarks(marked: string, values: Record<string, string>): string {
   return marked.replace(/\u0000(\w+)\u0000/g, (_, name: string) => values[name] ?? "");
 }
 
+/**
+ * The chapter shell filled with a chapter: the page a reader gets. `canonical`: the shell's
+ * noindex becomes the chapter's canonical address (a preview keeps noindex).
+ */
+export function fillChapterShell(data: ChapterPageData, { canonical }: { canonical: boolean }): string {
+  const { chapter, subsections, levelChapters, firstOperatorSlug } = data;
+  const level = levelOf(chapter.level);
+  const shell = sitePage(SHELL_PATH);
+  if (!shell) throw new Error(`The built site has no ${SHELL_PATH} page: rebuild the site.`);
+  const options = { transformHref: firstOperatorSlug ? `/${firstOperatorSlug}` : "/" };
+  const { shellBody, shellPager } = shellPlaceholders();
+  if (!shell.includes(shellBody) || !shell.includes(shellPager)) {
+    throw new Error(`${SHELL_PATH} does not hold the chapter body and pager placeholders.`);
+  }
+  const { previous, next } = neighbours(levelChapters, chapter.slug);
+  // The shell's tokens become marks first, and the marks the chapter's text last, in one pass:
+  // no text of the chapter is ever searched for a token (a title may say anything).
+  const marked = shell
+    .replace(shellBody, mark("body"))
+    .replace(shellPager, mark("pager"))
+    // The shell is noindex; a chapter page carries its canonical address instead (og:url's).
+    .replace(SHELL_ROBOTS, (robots) => (canonical ? `<link rel="canonical" href="${SHELL_URL.exec(shell)?.[1] ?? SHELL_PATH}">` : robots))
+    .replaceAll(SHELL_DESCRIPTION, mark("description"))
+    .replaceAll(SHELL_CHAPTER.slug, mark("slug"))
+    .replaceAll(SHELL_CHAPTER.title, mark("title"))
+    .replaceAll(SHELL_CHAPTER.level, level)
+    .replaceAll(String(SHELL_CHAPTER.readingTime), String(chapter.readingTime))
+    .replaceAll(SHELL_TRANSFORM_HREF, mark("transform"))
+    // Last, as the tokens above contain it: the shell's own address (og:url, canonical) becomes the chapter's.
+    .replaceAll(SHELL_PATH, `/${mark("slug")}`);
+  const page = fillMarks(marked, {
+    body: renderChapterBody({ content: chapter.content, subsections }, options),
+    pager: renderChapterPager(previous, next),
+    description: escapeHtml(chapterDescription(chapter.content)),
+    slug: chapter.slug,
+    title: escapeHtml(chapter.title),
+    transform: options.transformHref,
+  });
+  return page;
+}
+
 let placeholders: { shellBody: string; shellPager: string } | undefined;
 
 /** The body and pager the shell was built with: the same for every request, so rendered once. */
@@ -92,8 +133,7 @@ export async function chapterPage(request: Request, slug: string): Promise<Respo
   try {
     const data = await getChapterPage(await database(), slug);
     if (!data) return builtPage("/chapter-not-found", 404, "Chapter not found");
-    const { chapter, subsections, levelChapters, firstOperatorSlug } = data;
-    const level = levelOf(chapter.level);
+    const level = levelOf(data.chapter.level);
     try {
       await requireReadable(request, level);
     } catch (error) {
@@ -102,37 +142,7 @@ export async function chapterPage(request: Request, slug: string): Promise<Respo
       }
       throw error;
     }
-    const shell = sitePage(SHELL_PATH);
-    if (!shell) throw new Error(`The built site has no ${SHELL_PATH} page: rebuild the site.`);
-    const options = { transformHref: firstOperatorSlug ? `/${firstOperatorSlug}` : "/" };
-    const { shellBody, shellPager } = shellPlaceholders();
-    if (!shell.includes(shellBody) || !shell.includes(shellPager)) {
-      throw new Error(`${SHELL_PATH} does not hold the chapter body and pager placeholders.`);
-    }
-    const { previous, next } = neighbours(levelChapters, chapter.slug);
-    // The shell's tokens become marks first, and the marks the chapter's text last, in one pass:
-    // no text of the chapter is ever searched for a token (a title may say anything).
-    const marked = shell
-      .replace(shellBody, mark("body"))
-      .replace(shellPager, mark("pager"))
-      // The shell is noindex; a chapter page carries its canonical address instead (og:url's).
-      .replace(SHELL_ROBOTS, () => `<link rel="canonical" href="${SHELL_URL.exec(shell)?.[1] ?? SHELL_PATH}">`)
-      .replaceAll(SHELL_DESCRIPTION, mark("description"))
-      .replaceAll(SHELL_CHAPTER.slug, mark("slug"))
-      .replaceAll(SHELL_CHAPTER.title, mark("title"))
-      .replaceAll(SHELL_CHAPTER.level, level)
-      .replaceAll(String(SHELL_CHAPTER.readingTime), String(chapter.readingTime))
-      .replaceAll(SHELL_TRANSFORM_HREF, mark("transform"))
-      // Last, as the tokens above contain it: the shell's own address (og:url, canonical) becomes the chapter's.
-      .replaceAll(SHELL_PATH, `/${mark("slug")}`);
-    const page = fillMarks(marked, {
-      body: renderChapterBody({ content: chapter.content, subsections }, options),
-      pager: renderChapterPager(previous, next),
-      description: escapeHtml(chapterDescription(chapter.content)),
-      slug: chapter.slug,
-      title: escapeHtml(chapter.title),
-      transform: options.transformHref,
-    });
+    const page = fillChapterShell(data, { canonical: true });
     return html(page, 200, level === "Operator" ? cdnCacheHeaders([BOOK_CACHE_TAG]) : NOT_CACHED);
   } catch (error) {
     if (isDatabaseUnavailable(error)) {

@@ -21,7 +21,7 @@ export async function recordHeartbeat(db: Database, accessCodeId: number, slug: 
   const since = new Date(now.getTime() - SESSION_GAP_MS);
   await db.execute(sql`
     WITH chapter AS (
-      SELECT ${chapters.id} AS id FROM ${chapters} WHERE ${chapters.slug} = ${slug} AND ${chapters.deletedAt} IS NULL
+      SELECT ${chapters.id} AS id FROM ${chapters} WHERE ${chapters.slug} = ${slug} AND ${chapters.deletedAt} IS NULL AND ${chapters.status} = 'published'
     ), open AS (
       SELECT id, last_seen_at FROM ${readingSessions}
       WHERE access_code_id = ${accessCodeId} AND last_seen_at > ${since}

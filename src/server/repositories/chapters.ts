@@ -1,15 +1,22 @@
 /**
- * Reading chapters and subsections. Soft-deleted rows never come back from these functions.
+ * Reading chapters and subsections, as readers get them. Soft-deleted rows and drafts (issue 14)
+ * never come back from these functions, and neither do the admin's bookkeeping columns (a pending
+ * draft, who saved, a publishing schedule).
  */
 import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
 import type { Level } from "../../lib/levels.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections, type ChapterRow, type SubsectionRow } from "../db/schema.ts";
 
-/** What the public chapter list shows: no content. */
-export type ChapterSummary = Pick<ChapterRow, "id" | "slug" | "title" | "level" | "order" | "readingTime">;
-export type Chapter = Omit<ChapterRow, "deletedAt">;
-export type Subsection = Omit<SubsectionRow, "deletedAt">;
+/**
+ * What the public chapter list shows: no content. `teaser` is the operator's optional teaser of a
+ * locked chapter (null for an Operator chapter, whatever is stored).
+ */
+export type ChapterSummary = Pick<ChapterRow, "id" | "slug" | "title" | "level" | "order" | "readingTime" | "teaser">;
+/** Columns only the admin panel sees. */
+type AdminOnly = "deletedAt" | "status" | "updatedBy" | "draft" | "draftSavedAt" | "draftSavedBy" | "publishAt";
+export type Chapter = Omit<ChapterRow, AdminOnly>;
+export type Subsection = Omit<SubsectionRow, AdminOnly>;
 
 const summaryColumns = {
   id: chapters.id,
@@ -18,20 +25,29 @@ const summaryColumns = {
   level: chapters.level,
   order: chapters.order,
   readingTime: chapters.readingTime,
+  teaser: sql<string | null>`case when ${chapters.level} in ('Architect', 'Mastermind') then ${chapters.teaser} end`,
 };
 
-const { deletedAt: _chapterDeletedAt, ...chapterColumns } = getTableColumns(chapters);
-const { deletedAt: _subsectionDeletedAt, ...subsectionColumns } = getTableColumns(subsections);
+function readerColumns<T extends Record<string, unknown>>(columns: T): Omit<T, AdminOnly> {
+  const { deletedAt: _d, status: _s, updatedBy: _u, draft: _dr, draftSavedAt: _da, draftSavedBy: _db, publishAt: _p, ...rest } = columns;
+  return rest;
+}
+export const chapterColumns = readerColumns(getTableColumns(chapters));
+export const subsectionColumns = readerColumns(getTableColumns(subsections));
+
+/** Rows a reader may get: live (not deleted) and published. */
+const publicChapter = () => and(isNull(chapters.deletedAt), eq(chapters.status, "published"));
+const publicSubsection = () => and(isNull(subsections.deletedAt), eq(subsections.status, "published"));
 
 /** Level rank for sorting: a chapter with no level counts as Operator. */
-const levelRank = sql`case coalesce(${chapters.level}, 'Operator') when 'Operator' then 0 when 'Architect' then 1 else 2 end`;
+export const levelRank = sql`case coalesce(${chapters.level}, 'Operator') when 'Operator' then 0 when 'Architect' then 1 else 2 end`;
 
 /** Live chapters, by level (Operator first), then order, then id. */
 export async function listChapters(db: Database, levels?: readonly Level[]): Promise<ChapterSummary[]> {
   return db
     .select(summaryColumns)
     .from(chapters)
-    .where(and(isNull(chapters.deletedAt), levels ? levelFilter(levels) : undefined))
+    .where(and(publicChapter(), levels ? levelFilter(levels) : undefined))
     .orderBy(levelRank, asc(chapters.order), asc(chapters.id));
 }
 
@@ -40,7 +56,7 @@ export async function listChaptersWithContent(db: Database, levels: readonly Lev
   return db
     .select(chapterColumns)
     .from(chapters)
-    .where(and(isNull(chapters.deletedAt), levelFilter(levels)))
+    .where(and(publicChapter(), levelFilter(levels)))
     .orderBy(levelRank, asc(chapters.order), asc(chapters.id));
 }
 
@@ -48,7 +64,7 @@ export async function getChapterBySlug(db: Database, slug: string): Promise<Chap
   const [row] = await db
     .select(chapterColumns)
     .from(chapters)
-    .where(and(eq(chapters.slug, slug), isNull(chapters.deletedAt)));
+    .where(and(eq(chapters.slug, slug), publicChapter()));
   return row;
 }
 
@@ -56,7 +72,7 @@ export async function getChapterById(db: Database, id: number): Promise<Chapter 
   const [row] = await db
     .select(chapterColumns)
     .from(chapters)
-    .where(and(eq(chapters.id, id), isNull(chapters.deletedAt)));
+    .where(and(eq(chapters.id, id), publicChapter()));
   return row;
 }
 
@@ -65,7 +81,7 @@ export async function listSubsections(db: Database, chapterId: number): Promise<
   return db
     .select(subsectionColumns)
     .from(subsections)
-    .where(and(eq(subsections.chapterId, chapterId), isNull(subsections.deletedAt)))
+    .where(and(eq(subsections.chapterId, chapterId), publicSubsection()))
     .orderBy(asc(subsections.order), asc(subsections.id));
 }
 
@@ -79,10 +95,21 @@ export async function listSubsectionsOf(
   const rows = await db
     .select(subsectionColumns)
     .from(subsections)
-    .where(and(inArray(subsections.chapterId, [...chapterIds]), isNull(subsections.deletedAt)))
+    .where(and(inArray(subsections.chapterId, [...chapterIds]), publicSubsection()))
     .orderBy(asc(subsections.chapterId), asc(subsections.order), asc(subsections.id));
   for (const row of rows) groups.get(row.chapterId)?.push(row);
   return groups;
+}
+
+/** Ids of the live subsections of live Operator chapters, by chapter then order (no content read). */
+export async function listOperatorSubsectionIds(db: Database): Promise<number[]> {
+  const rows = await db
+    .select({ id: subsections.id })
+    .from(subsections)
+    .innerJoin(chapters, eq(chapters.id, subsections.chapterId))
+    .where(and(isNull(subsections.deletedAt), isNull(chapters.deletedAt), levelFilter(["Operator"])))
+    .orderBy(asc(subsections.chapterId), asc(subsections.order), asc(subsections.id));
+  return rows.map((row) => row.id);
 }
 
 function levelFilter(levels: readonly Level[]) {
@@ -102,15 +129,15 @@ export interface ChapterPageData {
 
 export async function getChapterPage(db: Database, slug: string): Promise<ChapterPageData | undefined> {
   const result = (await db.execute(sql`
-    SELECT c.id, c.slug, c.title, c.content, c.reading_time, c."order", c.level, c.created_at, c.updated_at,
+    SELECT c.id, c.slug, c.title, c.content, c.reading_time, c."order", c.level, c.teaser, c.created_at, c.updated_at,
       (SELECT coalesce(json_agg(json_build_object('id', s.id, 'slug', s.slug, 'title', s.title, 'content', s.content,
           'photo', s.photo, 'photoAlt', s.photo_alt, 'order', s."order") ORDER BY s."order", s.id), '[]'::json)
-        FROM ${subsections} s WHERE s.chapter_id = c.id AND s.deleted_at IS NULL) AS parts,
+        FROM ${subsections} s WHERE s.chapter_id = c.id AND s.deleted_at IS NULL AND s.status = 'published') AS parts,
       (SELECT coalesce(json_agg(json_build_object('slug', l.slug, 'title', l.title) ORDER BY l."order", l.id), '[]'::json)
-        FROM ${chapters} l WHERE l.deleted_at IS NULL AND coalesce(l.level, 'Operator') = coalesce(c.level, 'Operator')) AS level_chapters,
-      (SELECT o.slug FROM ${chapters} o WHERE o.deleted_at IS NULL AND coalesce(o.level, 'Operator') = 'Operator'
+        FROM ${chapters} l WHERE l.deleted_at IS NULL AND l.status = 'published' AND coalesce(l.level, 'Operator') = coalesce(c.level, 'Operator')) AS level_chapters,
+      (SELECT o.slug FROM ${chapters} o WHERE o.deleted_at IS NULL AND o.status = 'published' AND coalesce(o.level, 'Operator') = 'Operator'
         ORDER BY o."order", o.id LIMIT 1) AS first_operator
-    FROM ${chapters} c WHERE c.slug = ${slug} AND c.deleted_at IS NULL`)) as unknown as {
+    FROM ${chapters} c WHERE c.slug = ${slug} AND c.deleted_at IS NULL AND c.status = 'published'`)) as unknown as {
     rows: Array<{
       id: number;
       slug: string;
@@ -119,6 +146,7 @@ export async function getChapterPage(db: Database, slug: string): Promise<Chapte
       reading_time: number;
       order: number;
       level: string | null;
+      teaser: string | null;
       created_at: Date | string;
       updated_at: Date | string;
       parts: ChapterPageData["subsections"] | string;
@@ -139,6 +167,7 @@ export async function getChapterPage(db: Database, slug: string): Promise<Chapte
       readingTime: row.reading_time,
       order: row.order,
       level: row.level,
+      teaser: row.teaser,
       createdAt: new Date(row.created_at),
       updatedAt: new Date(row.updated_at),
     },

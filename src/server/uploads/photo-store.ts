@@ -69,35 +69,49 @@ export const localPhotoStore = (dir: string): PhotoStore => ({
   },
 });
 
-const blobStore = (): PhotoStore => ({
-  async put(name, bytes) {
+/** A Netlify site's blob store reached from outside Netlify (a command-line tool): its id and a personal access token. */
+export interface BlobSite {
+  siteID: string;
+  token: string;
+  /** Another address for the blob service (tests run its local server). */
+  edgeURL?: string;
+}
+
+const blobStore = (site?: BlobSite): PhotoStore => {
+  // Inside a Netlify Function the runtime gives the store its site and token; outside, `site` does.
+  const open = async () => {
     const { getStore } = await import("@netlify/blobs");
-    const copy = new Uint8Array(bytes);
-    await getStore("photos").set(name, copy.buffer, { metadata: { contentType: contentTypeOf(name), storedAt: new Date().toISOString() } });
-  },
-  async get(name) {
-    const { getStore } = await import("@netlify/blobs");
-    const data = await getStore("photos").get(name, { type: "arrayBuffer" });
-    return data ? new Uint8Array(data) : null;
-  },
-  async list() {
-    const { getStore } = await import("@netlify/blobs");
-    const store = getStore("photos");
-    const { blobs } = await store.list();
-    const photos = await Promise.all(
-      blobs.map(async ({ key }) => {
-        const stored = (await store.getMetadata(key))?.metadata.storedAt;
-        // A photo stored before its time was recorded counts as stored now: never removed early.
-        return { name: key, storedAt: typeof stored === "string" ? new Date(stored) : new Date() };
-      }),
-    );
-    return photos.filter((photo) => PHOTO_NAME.test(photo.name));
-  },
-  async delete(name) {
-    const { getStore } = await import("@netlify/blobs");
-    await getStore("photos").delete(name);
-  },
-});
+    return site ? getStore({ name: "photos", ...site }) : getStore("photos");
+  };
+  return {
+    async put(name, bytes) {
+      const copy = new Uint8Array(bytes);
+      await (await open()).set(name, copy.buffer, { metadata: { contentType: contentTypeOf(name), storedAt: new Date().toISOString() } });
+    },
+    async get(name) {
+      const data = await (await open()).get(name, { type: "arrayBuffer" });
+      return data ? new Uint8Array(data) : null;
+    },
+    async list() {
+      const store = await open();
+      const { blobs } = await store.list();
+      const photos = await Promise.all(
+        blobs.map(async ({ key }) => {
+          const stored = (await store.getMetadata(key))?.metadata.storedAt;
+          // A photo stored before its time was recorded counts as stored now: never removed early.
+          return { name: key, storedAt: typeof stored === "string" ? new Date(stored) : new Date() };
+        }),
+      );
+      return photos.filter((photo) => PHOTO_NAME.test(photo.name));
+    },
+    async delete(name) {
+      await (await open()).delete(name);
+    },
+  };
+};
+
+/** The photos of a Netlify site, from a command-line tool (`npm run book` with NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN). */
+export const netlifyPhotoStore = (site: BlobSite): PhotoStore => blobStore(site);
 
 let override: PhotoStore | undefined;
 

@@ -8,8 +8,10 @@
  *   PUT    /api/admin/chapters/reorder            200 {ok:true}
  *   PUT    /api/admin/chapters/{id}/restore       200 the chapter
  *   GET    /api/admin/chapters/deleted/recent     deleted within 24 hours, newest first
+ *   GET    /api/admin/chapters/{id}/subsections   its live subsections, drafts too, in order
+ * POST and PUT also take `draft` and `publishAt` (issue 14: src/lib/content-schemas.ts saveOptions).
  */
-import { chapterInput, chapterReorderInput } from "../../../lib/content-schemas.ts";
+import { chapterReorderInput, chapterSave } from "../../../lib/content-schemas.ts";
 import { requireAdmin } from "../../access/admin.ts";
 import {
   createChapter,
@@ -19,7 +21,10 @@ import {
   reorderChapters,
   restoreChapter,
   updateChapter,
+  type SaveContext,
 } from "../../admin/chapters.ts";
+import { listAdminSubsections } from "../../admin/subsections.ts";
+import { badRequest } from "../../http/errors.ts";
 import { adminNow } from "../../admin/clock.ts";
 import { database } from "../../db/index.ts";
 import { readJson, requireSameSite } from "../../http/request.ts";
@@ -29,6 +34,14 @@ import { parseId } from "./ids.ts";
 
 const CONTENT_LIMIT = 256 * 1024;
 
+/** A save by this admin now: published, or a draft (issue 14) to publish by hand or at `publishAt`. */
+export function saveContext(by: string, draft: boolean | undefined, publishAt: string | null | undefined): SaveContext {
+  const now = adminNow();
+  const at = publishAt ? new Date(publishAt) : null;
+  if (at && at.getTime() <= now.getTime()) throw badRequest("publishAt: choose a time in the future, or publish now.");
+  return { now, by, draft: draft ?? false, publishAt: at };
+}
+
 /** /api/admin/chapters */
 export const adminChapters = route({
   GET: async (request) => {
@@ -36,10 +49,10 @@ export const adminChapters = route({
     return json(await listAllChapters(await database()));
   },
   POST: async (request) => {
-    await requireAdmin(request);
-    const input = await readJson(request, chapterInput, CONTENT_LIMIT);
+    const admin = await requireAdmin(request);
+    const { draft, publishAt, ...input } = await readJson(request, chapterSave, CONTENT_LIMIT);
     const db = await database();
-    const chapter = await createChapter(db, input, adminNow());
+    const chapter = await createChapter(db, input, saveContext(admin.email, draft, publishAt));
     await schedulePublish(db);
     return json(chapter, { status: 201 });
   },
@@ -56,12 +69,12 @@ const reorder = async (request: Request) => {
 /** /api/admin/chapters/{id}; PUT /api/admin/chapters/reorder shares the address pattern. */
 export const adminChapter = route<[id: string]>({
   PUT: async (request, id) => {
-    await requireAdmin(request);
+    const admin = await requireAdmin(request);
     if (id === "reorder") return reorder(request);
     const chapterId = parseId(id);
-    const input = await readJson(request, chapterInput, CONTENT_LIMIT);
+    const { draft, publishAt, ...input } = await readJson(request, chapterSave, CONTENT_LIMIT);
     const db = await database();
-    const chapter = await updateChapter(db, chapterId, input, adminNow());
+    const chapter = await updateChapter(db, chapterId, input, saveContext(admin.email, draft, publishAt));
     await schedulePublish(db);
     return json(chapter);
   },
@@ -93,5 +106,13 @@ export const adminDeletedChapters = route({
   GET: async (request) => {
     await requireAdmin(request);
     return json(await recentlyDeletedChapters(await database(), adminNow()));
+  },
+});
+
+/** GET /api/admin/chapters/{id}/subsections: the panel's list, with drafts and pending drafts. */
+export const adminChapterSubsections = route<[id: string]>({
+  GET: async (request, id) => {
+    await requireAdmin(request);
+    return json(await listAdminSubsections(await database(), parseId(id)));
   },
 });

@@ -8,7 +8,7 @@
  *   PUT    /api/admin/subsections/{id}/restore      200 the subsection (with chapterId)
  *   GET    /api/admin/subsections/deleted/recent    deleted within 24 hours, newest first, with chapterTitle
  */
-import { subsectionInput, subsectionReorderInput } from "../../../lib/content-schemas.ts";
+import { subsectionReorderInput, subsectionSave } from "../../../lib/content-schemas.ts";
 import { requireAdmin } from "../../access/admin.ts";
 import { adminNow } from "../../admin/clock.ts";
 import {
@@ -23,6 +23,7 @@ import { database } from "../../db/index.ts";
 import { readJson, requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
 import { schedulePublish } from "../../publish/publisher.ts";
+import { saveContext } from "./chapters.ts";
 import { parseId } from "./ids.ts";
 
 const CONTENT_LIMIT = 256 * 1024;
@@ -30,10 +31,10 @@ const CONTENT_LIMIT = 256 * 1024;
 /** POST /api/admin/subsections */
 export const adminSubsections = route({
   POST: async (request) => {
-    await requireAdmin(request);
-    const input = await readJson(request, subsectionInput, CONTENT_LIMIT);
+    const admin = await requireAdmin(request);
+    const { draft, publishAt, ...input } = await readJson(request, subsectionSave, CONTENT_LIMIT);
     const db = await database();
-    const subsection = await createSubsection(db, input, adminNow());
+    const subsection = await createSubsection(db, input, saveContext(admin.email, draft, publishAt));
     await schedulePublish(db);
     return json(subsection, { status: 201 });
   },
@@ -50,12 +51,12 @@ const reorder = async (request: Request) => {
 /** /api/admin/subsections/{id}; PUT /api/admin/subsections/reorder shares the address pattern. */
 export const adminSubsection = route<[id: string]>({
   PUT: async (request, id) => {
-    await requireAdmin(request);
+    const admin = await requireAdmin(request);
     if (id === "reorder") return reorder(request);
     const subsectionId = parseId(id);
-    const input = await readJson(request, subsectionInput, CONTENT_LIMIT);
+    const { draft, publishAt, ...input } = await readJson(request, subsectionSave, CONTENT_LIMIT);
     const db = await database();
-    const subsection = await updateSubsection(db, subsectionId, input, adminNow());
+    const subsection = await updateSubsection(db, subsectionId, input, saveContext(admin.email, draft, publishAt));
     await schedulePublish(db);
     return json(subsection);
   },

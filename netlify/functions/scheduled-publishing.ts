@@ -1,0 +1,16 @@
+import type { Config } from "@netlify/functions";
+import { serve } from "../../src/server/runtime/serve.ts";
+import { database } from "../../src/server/db/index.ts";
+import { json } from "../../src/server/http/respond.ts";
+import { runScheduledPublishing } from "../../src/server/maintenance/scheduled-publishing.ts";
+
+// Drafts whose publishing time has come (src/server/maintenance/scheduled-publishing.ts), every 15
+// minutes, in step with lead-webhooks.ts (one wake-up of the database for both): a draft goes live
+// within 15 minutes of its time, and Neon still suspends the compute between runs.
+export default serve(async () => {
+  const result = await runScheduledPublishing(await database());
+  if (result.published.length > 0 || result.failed.length > 0) console.log("Scheduled publishing:", JSON.stringify(result));
+  return json(result);
+});
+
+export const config: Config = { schedule: "*/15 * * * *" };

@@ -1,0 +1,134 @@
+/**
+ * Lead webhooks from the admin panel (issue 15; README "Lead webhooks"):
+ *   GET    /api/admin/webhooks                            [{id, url, secret, active, createdAt}]
+ *   POST   /api/admin/webhooks {url}                      201 the webhook, with its new signing secret
+ *   PUT    /api/admin/webhooks/{id} {active}              200 the webhook (an inactive one gets no new scans)
+ *   DELETE /api/admin/webhooks/{id}                       204; its log goes with it
+ *   POST   /api/admin/webhooks/{id}/test                  202 {deliveryId}: a sample lead, sent at once
+ *   GET    /api/admin/webhook-deliveries                  the newest deliveries (the log)
+ *   POST   /api/admin/webhook-deliveries/{id}/resend      202 {deliveryId}: the same body again, as a new delivery
+ */
+import { z } from "../../../lib/zod.ts";
+import { requireAdmin } from "../../access/admin.ts";
+import { adminNow } from "../../admin/clock.ts";
+import { loadAssessment } from "../../assessment/content.ts";
+import { database, keepConnectionUntil } from "../../db/index.ts";
+import { HttpError, badRequest, notFound } from "../../http/errors.ts";
+import { readJson, requireSameSite } from "../../http/request.ts";
+import { errorBody, json, route } from "../../http/respond.ts";
+import { workQueue } from "../../leads/delivery-queue.ts";
+import { siteAddress, webhooksInProduction } from "../../leads/environment.ts";
+import { samplePayload } from "../../leads/payload.ts";
+import { checkWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from "../../leads/webhook-url.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  queueDelivery,
+  resendDelivery,
+  setWebhookActive,
+  TooManyWebhooks,
+} from "../../leads/webhooks.ts";
+import { deferAfterResponse } from "../../runtime/request-scope.ts";
+import type { Database } from "../../db/types.ts";
+import { parseId } from "./ids.ts";
+
+const createBody = z.object({ url: z.string({ error: "is required" }).max(WEBHOOK_URL_MAX_LENGTH * 2) });
+const activeBody = z.object({ active: z.boolean({ error: "must be true or false" }) });
+
+const noWebhook = (id: number) => notFound(`No webhook ${id}; reload the list.`);
+
+/**
+ * Sends one queued delivery right away, after the answer: the operator sees the outcome in the
+ * log a moment later; if it fails it is retried like any other.
+ */
+function sendSoon(db: Database, deliveryId: number): void {
+  const work = workQueue(db, { deliveryId, publicOnly: webhooksInProduction(), budgetMs: 15_000 });
+  keepConnectionUntil(work.catch(() => {}));
+  deferAfterResponse(work);
+}
+
+export const adminWebhooks = route({
+  GET: async (request) => {
+    await requireAdmin(request);
+    return json(await listWebhooks(await database()));
+  },
+  POST: async (request) => {
+    await requireAdmin(request);
+    const { url } = await readJson(request, createBody, 8 * 1024);
+    const checked = checkWebhookUrl(url, { production: webhooksInProduction() });
+    if (!checked.ok) throw badRequest(`url: ${checked.problem}`);
+    try {
+      return json(await createWebhook(await database(), checked.url), { status: 201 });
+    } catch (error) {
+      if (error instanceof TooManyWebhooks) throw new HttpError(409, "too_many_webhooks", error.message);
+      throw error;
+    }
+  },
+});
+
+export const adminWebhook = route<[id: string]>({
+  PUT: async (request, idText) => {
+    await requireAdmin(request);
+    const id = parseId(idText);
+    const { active } = await readJson(request, activeBody, 1024);
+    const webhook = await setWebhookActive(await database(), id, active);
+    if (!webhook) throw noWebhook(id);
+    return json(webhook);
+  },
+  DELETE: async (request, idText) => {
+    await requireAdmin(request);
+    requireSameSite(request);
+    const id = parseId(idText);
+    if (!(await deleteWebhook(await database(), id))) throw noWebhook(id);
+    return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+  },
+});
+
+export const adminWebhookTest = route<[id: string]>({
+  POST: async (request, idText) => {
+    await requireAdmin(request);
+    requireSameSite(request);
+    const id = parseId(idText);
+    const db = await database();
+    const now = adminNow();
+    const body = JSON.stringify(samplePayload(loadAssessment(), siteAddress(request), now));
+    const deliveryId = await queueDelivery(db, { webhookId: id, sessionId: null, kind: "test", body }, now);
+    if (deliveryId === null) throw noWebhook(id);
+    sendSoon(db, deliveryId);
+    return json({ deliveryId }, { status: 202 });
+  },
+});
+
+export const adminWebhookDeliveries = route({
+  GET: async (request) => {
+    await requireAdmin(request);
+    return json(await listDeliveries(await database()));
+  },
+});
+
+export const adminWebhookResend = route<[id: string]>({
+  POST: async (request, idText) => {
+    await requireAdmin(request);
+    requireSameSite(request);
+    const id = parseId(idText);
+    const db = await database();
+    const deliveryId = await resendDelivery(db, id, adminNow());
+    if (deliveryId === null) throw notFound(`No delivery ${id}; reload the log.`);
+    sendSoon(db, deliveryId);
+    return json({ deliveryId }, { status: 202 });
+  },
+});
+
+/** The routes above, served by one function (netlify/functions/admin-webhooks.ts): dispatched by path. */
+export function adminWebhookRoutes(request: Request): Promise<Response> {
+  const pathname = new URL(request.url).pathname;
+  let match: RegExpExecArray | null;
+  if (pathname === "/api/admin/webhooks") return adminWebhooks(request);
+  if (pathname === "/api/admin/webhook-deliveries") return adminWebhookDeliveries(request);
+  if ((match = /^\/api\/admin\/webhooks\/([^/]+)$/.exec(pathname))) return adminWebhook(request, decodeURIComponent(match[1]!));
+  if ((match = /^\/api\/admin\/webhooks\/([^/]+)\/test$/.exec(pathname))) return adminWebhookTest(request, decodeURIComponent(match[1]!));
+  if ((match = /^\/api\/admin\/webhook-deliveries\/([^/]+)\/resend$/.exec(pathname))) return adminWebhookResend(request, decodeURIComponent(match[1]!));
+  return Promise.resolve(json(errorBody("not_found", "No admin webhook route at this address."), { status: 404 }));
+}

@@ -1,0 +1,135 @@
+/**
+ * Lead webhooks and their delivery log (the admin panel's Webhooks tab). Queuing a scan's
+ * deliveries runs inside the transaction that completes the scan, so a completed scan always has
+ * its deliveries queued, and a failed completion queues none.
+ */
+import { and, desc, eq, sql } from "../db/orm.ts";
+import type { Database } from "../db/types.ts";
+import { leadWebhooks, webhookDeliveries } from "../db/schema.ts";
+import { RETRY_WINDOW_MS } from "./backoff.ts";
+import { newWebhookSecret } from "./signature.ts";
+import type { LeadPayload } from "./payload.ts";
+
+/** Enough for a CRM, a mailing tool and a spare; no list to page through. */
+export const MAX_WEBHOOKS = 10;
+/** How many deliveries the log shows. */
+export const DELIVERY_LOG_SIZE = 100;
+
+export interface Webhook {
+  id: number;
+  url: string;
+  secret: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+export interface Delivery {
+  id: number;
+  webhookId: number;
+  url: string;
+  sessionId: string | null;
+  kind: "lead" | "test";
+  name: string | null;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+export class TooManyWebhooks extends Error {}
+
+export async function listWebhooks(db: Database): Promise<Webhook[]> {
+  return db.select().from(leadWebhooks).orderBy(leadWebhooks.id);
+}
+
+/** Adds a webhook with a new secret; at most MAX_WEBHOOKS (counted under a lock on the table's rows). */
+export async function createWebhook(db: Database, url: string): Promise<Webhook> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`LOCK TABLE ${leadWebhooks} IN SHARE ROW EXCLUSIVE MODE`);
+    const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(leadWebhooks)) as [{ n: number }];
+    if (n >= MAX_WEBHOOKS) throw new TooManyWebhooks(`At most ${MAX_WEBHOOKS} webhooks; remove one first.`);
+    const [row] = await tx.insert(leadWebhooks).values({ url, secret: newWebhookSecret() }).returning();
+    return row!;
+  });
+}
+
+/** Removes a webhook and its log; answers whether it existed. */
+export async function deleteWebhook(db: Database, id: number): Promise<boolean> {
+  return (await db.delete(leadWebhooks).where(eq(leadWebhooks.id, id)).returning({ id: leadWebhooks.id })).length > 0;
+}
+
+/** Turns a webhook on or off (an inactive one gets no new scans); null when there is none. */
+export async function setWebhookActive(db: Database, id: number, active: boolean): Promise<Webhook | null> {
+  const [row] = await db.update(leadWebhooks).set({ active }).where(eq(leadWebhooks.id, id)).returning();
+  return row ?? null;
+}
+
+/** Queues `payload` for every active webhook; run it in the completing transaction. Answers how many. */
+export async function queueLeadDeliveries(tx: Database, sessionId: string, payload: LeadPayload, now: Date): Promise<number> {
+  const body = JSON.stringify(payload);
+  const giveUpAt = new Date(now.getTime() + RETRY_WINDOW_MS);
+  const result = (await tx.execute(sql`
+    INSERT INTO ${webhookDeliveries} ("webhook_id", "session_id", "kind", "body", "next_attempt_at", "give_up_at", "created_at")
+    SELECT ${leadWebhooks.id}, ${sessionId}::uuid, 'lead', ${body}, ${now.toISOString()}::timestamptz, ${giveUpAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    FROM ${leadWebhooks} WHERE ${leadWebhooks.active}
+    RETURNING "id"`)) as unknown as { rows: unknown[] };
+  return result.rows.length;
+}
+
+/** Queues one delivery of `body` to one webhook (a test, or "send again"); null when the webhook is gone. */
+export async function queueDelivery(
+  db: Database,
+  values: { webhookId: number; sessionId: string | null; kind: "lead" | "test"; body: string },
+  now: Date,
+): Promise<number | null> {
+  const [hook] = await db.select({ id: leadWebhooks.id }).from(leadWebhooks).where(eq(leadWebhooks.id, values.webhookId));
+  if (!hook) return null;
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({ ...values, nextAttemptAt: now, createdAt: now, giveUpAt: new Date(now.getTime() + RETRY_WINDOW_MS) })
+    .returning({ id: webhookDeliveries.id });
+  return row!.id;
+}
+
+/** "Send again": a new delivery of the same body to the same webhook. Null when there is no such delivery. */
+export async function resendDelivery(db: Database, id: number, now: Date): Promise<number | null> {
+  const [old] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  if (!old) return null;
+  return queueDelivery(db, { webhookId: old.webhookId, sessionId: old.sessionId, kind: old.kind as "lead" | "test", body: old.body }, now);
+}
+
+/** The newest deliveries, for the log. */
+export async function listDeliveries(db: Database, { webhookId, limit = DELIVERY_LOG_SIZE }: { webhookId?: number; limit?: number } = {}): Promise<Delivery[]> {
+  const rows = await db
+    .select({
+      id: webhookDeliveries.id,
+      webhookId: webhookDeliveries.webhookId,
+      url: leadWebhooks.url,
+      sessionId: webhookDeliveries.sessionId,
+      kind: webhookDeliveries.kind,
+      name: sql<string | null>`${webhookDeliveries.body}::jsonb ->> 'name'`,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+      lastStatus: webhookDeliveries.lastStatus,
+      lastError: webhookDeliveries.lastError,
+      lastAttemptAt: webhookDeliveries.lastAttemptAt,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      deliveredAt: webhookDeliveries.deliveredAt,
+      createdAt: webhookDeliveries.createdAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(leadWebhooks, eq(leadWebhooks.id, webhookDeliveries.webhookId))
+    .where(and(webhookId ? eq(webhookDeliveries.webhookId, webhookId) : undefined))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    ...r,
+    kind: r.kind as Delivery["kind"],
+    status: r.status as Delivery["status"],
+    nextAttemptAt: r.status === "pending" ? r.nextAttemptAt : null,
+  }));
+}

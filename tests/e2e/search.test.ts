@@ -1,0 +1,71 @@
+/**
+ * The search box in the navigator's drawer: it loads nothing until it is used; it finds Operator
+ * passages from the static index for anyone, and Mastermind passages from the server for a
+ * Mastermind reader only.
+ */
+import type { Page } from "@playwright/test";
+import { expect, test } from "./page-test.ts";
+import { loginAs } from "./fixtures.ts";
+import { hydrated, operatorChapters } from "./reader-helpers.ts";
+
+async function openDrawer(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
+}
+
+const results = (page: Page) => page.getByTestId("search-results").getByRole("link");
+
+test("the search box loads its index only when used and finds an Operator passage, linking to its subsection", async ({ page }) => {
+  const searchFiles: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/pagefind/") || url.pathname.startsWith("/api/search") || /SearchResults/.test(url.pathname)) searchFiles.push(url.pathname);
+  });
+  const [first] = await operatorChapters(page.request);
+  await page.goto(`/${first!.slug}`);
+  await hydrated(page);
+  await openDrawer(page);
+  expect(searchFiles).toEqual([]);
+
+  const box = page.getByRole("searchbox", { name: "Search the book" });
+  await box.fill("pedantic");
+  const found = results(page);
+  await expect(found).toHaveCount(1);
+  await expect(found.first()).toHaveAttribute("href", "/signal-and-noise#the-inventory-of-reactions");
+  await expect(found.first()).toContainText("The Inventory of Reactions");
+  await expect(found.first()).toContainText("Signal and Noise · Operator");
+  await expect(found.first().locator("mark")).toHaveText(["pedantic"]);
+  expect(searchFiles).toContain("/pagefind/pagefind.js");
+  // An anonymous reader never asks the server.
+  expect(searchFiles.filter((p) => p.startsWith("/api/search"))).toEqual([]);
+
+  await box.fill("zzzqqq");
+  await expect(page.getByText("Nothing found for “zzzqqq”.")).toBeVisible();
+  await box.fill("pedantic");
+  await found.first().click();
+  await expect(page).toHaveURL(/\/signal-and-noise#the-inventory-of-reactions$/);
+});
+
+test("a Mastermind reader finds a Mastermind passage; an anonymous reader does not", async ({ page }) => {
+  const word = "narrowing";
+  await page.goto("/signal-and-noise");
+  await hydrated(page);
+  await openDrawer(page);
+  await page.getByRole("searchbox", { name: "Search the book" }).fill(word);
+  await expect(page.getByRole("region", { name: "Search results" }).getByRole("status")).toHaveText(/found/);
+  await expect(results(page).filter({ hasText: "Mastermind" })).toHaveCount(0);
+
+  await loginAs(page, "Mastermind");
+  await page.goto("/signal-and-noise");
+  await hydrated(page);
+  await openDrawer(page);
+  await page.getByRole("searchbox", { name: "Search the book" }).fill(word);
+  const locked = page.getByTestId("search-results").locator('a[href="/under-load#the-narrowing"]');
+  await expect(locked).toHaveCount(1);
+  await expect(locked).toContainText("The Narrowing");
+  await expect(locked).toContainText("Under Load · Mastermind");
+  await expect(locked.locator("mark").first()).toHaveText(/^narrow/i);
+  await locked.click();
+  await expect(page).toHaveURL(/\/under-load#the-narrowing$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Under Load");
+});
