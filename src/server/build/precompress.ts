@@ -33,3 +33,10 @@ export function precompress(dir: string): { files: number; bytes: number; brotli
   }
   return { files, bytes, brotliBytes };
 }
+
+// `node src/server/build/precompress.ts DIR`: the site builder runs it in a process of its own.
+if (import.meta.main) {
+  const dir = process.argv[2];
+  if (!dir) throw new Error("Usage: node src/server/build/precompress.ts DIR");
+  precompress(dir);
+}

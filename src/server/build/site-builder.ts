@@ -9,7 +9,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
-import { precompress } from "./precompress.ts";
 import { operatorRecords, writeSearchIndex } from "./static-index.ts";
 import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot } from "./snapshot.ts";
 
@@ -88,7 +87,9 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   try {
     await runAstroBuild(scratch, snapshotFile, path.join(workDir, "astro-cache"));
     await writeSearchIndex(await operatorRecords(db), scratch);
-    precompress(scratch);
+    // In a process of its own, like astro build: brotli at its best quality takes memory a
+    // running server would keep (README, "Memory").
+    await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), scratch], {});
     fs.writeFileSync(path.join(scratch, STAMP_FILE), stamp);
     moveFolder(scratch, next);
   } finally {
@@ -128,24 +129,19 @@ export function abortBuilds(): void {
 
 function runAstroBuild(outDir: string, snapshotFile: string, cacheDir: string): Promise<void> {
   const astro = path.join(projectRoot, "node_modules", "astro", "bin", "astro.mjs");
+  return runNode("astro build", [astro, "build", "--silent"], { ASTRO_OUT_DIR: outDir, ASTRO_CACHE_DIR: cacheDir, [SNAPSHOT_ENV]: snapshotFile, ASTRO_TELEMETRY_DISABLED: "1" });
+}
+
+/** Runs a step of the build in a Node process of its own (stopped by abortBuilds). */
+function runNode(name: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astro, "build", "--silent"], {
-      cwd: projectRoot,
-      env: {
-        ...process.env,
-        ASTRO_OUT_DIR: outDir,
-        ASTRO_CACHE_DIR: cacheDir,
-        [SNAPSHOT_ENV]: snapshotFile,
-        ASTRO_TELEMETRY_DISABLED: "1",
-      },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    const child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit"] });
     runningBuilds.add(child);
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       runningBuilds.delete(child);
       if (code === 0) resolve();
-      else reject(new Error(signal ? `astro build was stopped (${signal}).` : `astro build exited with code ${code}.`));
+      else reject(new Error(signal ? `${name} was stopped (${signal}).` : `${name} exited with code ${code}.`));
     });
   });
 }

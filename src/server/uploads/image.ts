@@ -5,12 +5,23 @@
  * The image is then re-encoded in its own format, upright (EXIF orientation applied), without
  * any metadata: GPS position, camera and timestamps never reach the site.
  */
-import sharp, { type Sharp } from "sharp";
+import type { Sharp } from "sharp";
 import { copyName, keptWidths, MODERN_FORMATS, originalName, type SizedPhoto } from "../../lib/photo-sizes.ts";
 import { HttpError } from "../http/errors.ts";
 import type { ImageKind } from "./image-kinds.ts";
 
 export type { ImageKind } from "./image-kinds.ts";
+
+/**
+ * The image library, loaded on the first upload: it holds about 20 MiB of native code and memory
+ * a server that only reads never needs (README, "Memory").
+ */
+type SharpFunction = typeof import("sharp").default;
+let library: Promise<SharpFunction> | undefined;
+async function sharp(...args: Parameters<SharpFunction>): Promise<Sharp> {
+  library ??= import("sharp").then((module) => module.default);
+  return (await library)(...args);
+}
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
@@ -74,7 +85,7 @@ export async function cleanImage(input: Uint8Array): Promise<CleanImage> {
   let height: number;
   let pages = 1;
   try {
-    const meta = await sharp(input).metadata();
+    const meta = await (await sharp(input)).metadata();
     width = meta.width ?? 0;
     height = meta.height ?? 0;
     pages = meta.pages ?? 1;
@@ -86,7 +97,7 @@ export async function cleanImage(input: Uint8Array): Promise<CleanImage> {
   try {
     const animated = pages > 1 && (kind === "gif" || kind === "webp");
     // No .withMetadata(): sharp drops EXIF (GPS), XMP and IPTC when re-encoding.
-    const pipeline = sharp(input, { animated, limitInputPixels: MAX_PIXELS }).rotate();
+    const pipeline = (await sharp(input, { animated, limitInputPixels: MAX_PIXELS })).rotate();
     const encoded =
       kind === "jpeg"
         ? pipeline.jpeg({ quality: 85, mozjpeg: true })
@@ -122,7 +133,7 @@ export interface UploadFiles {
 export async function uploadFiles(image: CleanImage, id: string): Promise<UploadFiles> {
   if (image.kind === "gif") return { url: `/uploads/${id}.gif`, files: [{ name: `${id}.gif`, bytes: image.bytes }] };
   // A PNG stays lossless (a diagram, a scan of text); a photo with transparency needs PNG too.
-  const ext = image.kind === "png" || (await sharp(image.bytes).metadata()).hasAlpha ? "png" : "jpg";
+  const ext = image.kind === "png" || (await (await sharp(image.bytes)).metadata()).hasAlpha ? "png" : "jpg";
   const inFormat = (pipeline: Sharp, format: string) =>
     format === "avif"
       ? pipeline.avif({ quality: 50 })
@@ -132,11 +143,11 @@ export async function uploadFiles(image: CleanImage, id: string): Promise<Upload
           ? pipeline.png({ compressionLevel: 9 })
           : pipeline.jpeg({ quality: 80, mozjpeg: true });
   const photo: SizedPhoto = { id, width: image.width, height: image.height, ext };
-  const original = image.kind === (ext === "png" ? "png" : "jpeg") ? image.bytes : await inFormat(sharp(image.bytes), ext).toBuffer();
+  const original = image.kind === (ext === "png" ? "png" : "jpeg") ? image.bytes : await inFormat(await sharp(image.bytes), ext).toBuffer();
   const files = [{ name: originalName(photo), bytes: original }];
   for (const width of keptWidths(image.width)) {
     for (const format of [...MODERN_FORMATS, ext]) {
-      files.push({ name: copyName(photo, width, format), bytes: await inFormat(sharp(image.bytes).resize({ width }), format).toBuffer() });
+      files.push({ name: copyName(photo, width, format), bytes: await inFormat((await sharp(image.bytes)).resize({ width }), format).toBuffer() });
     }
   }
   return { url: `/uploads/${originalName(photo)}`, files };
