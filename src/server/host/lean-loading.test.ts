@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { COMPILE_CACHE_DIR, drizzleInternalImport } from "./lean-loading.ts";
 
-const drizzle = path.resolve(import.meta.dirname, "../../../node_modules/drizzle-orm");
+const drizzle = path.resolve(import.meta.dirname, "../../..", "node_modules", "drizzle-orm");
 
 describe("drizzleInternalImport", () => {
   it("resolves every relative import of drizzle-orm's ES modules to the file Node would load, as a module", () => {

@@ -4,7 +4,7 @@
  * the pages back (measured in README, "Memory").
  * - Type stripping: every .ts file goes through a WebAssembly compiler, which stays loaded. With
  *   Node's compile cache, a start after the first takes the stripped and compiled code from disk.
- * - drizzle-orm's package.json is 175 KB, and Node parses it again for each of the ~150 files of
+ * - drizzle-orm's package.json is 175 KB, and Node parses it again for each of the ~110 files of
  *   drizzle-orm a server imports, only to learn that a `.js` file there is an ES module (its
  *   "type"). A relative `.js` import inside drizzle-orm is resolved here instead: the same URL
  *   and format Node would find (src/server/host/lean-loading.test.ts compares them).
@@ -13,7 +13,7 @@ import module from "node:module";
 import path from "node:path";
 
 /** Where the compile cache is kept (beside the installed packages, so a reinstall clears it). */
-export const COMPILE_CACHE_DIR = path.resolve(import.meta.dirname, "../../../node_modules/.cache/node-compile-cache");
+export const COMPILE_CACHE_DIR = path.resolve(import.meta.dirname, "../../..", "node_modules", ".cache", "node-compile-cache");
 
 const DRIZZLE = "/node_modules/drizzle-orm/";
 
