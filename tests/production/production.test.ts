@@ -242,6 +242,10 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         const row = full.find((c) => c.slug === open.slug)!;
         const edit = { slug: row.slug, title: row.title, readingTime: row.readingTime, order: row.order, level: row.level };
         const hooksBefore = site.buildHookCalls;
+        // Each save purges at once and again a second later (SECOND_PURGE_MS); a page cached
+        // before that second purge lands is dropped by it, so each check of a hit waits for it.
+        const purgesLanded = (count: number) => expect.poll(() => site.purges.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+        const purgesBeforeEdit = site.purges.length;
         const edited = await site.fetch(`/api/admin/chapters/${row.id}`, asAdmin(cookie, "PUT", { ...edit, content: "A sentence written on the live site." }));
         expect(edited.status).toBe(200);
         const after = await site.fetch(`/${open.slug}`);
@@ -252,6 +256,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()).toMatchObject({ state: "live", pending: false });
 
         // Cached again, then moved to Mastermind: not served to anyone without access once the save returns.
+        await purgesLanded(purgesBeforeEdit + 2);
         await site.fetch(`/${open.slug}`);
         expect((await site.fetch(`/${open.slug}`)).headers.get("cache-status")).toContain("hit");
         const moved = await site.fetch(`/api/admin/chapters/${row.id}`, asAdmin(cookie, "PUT", { ...edit, content: "Now locked.", level: "Mastermind" }));
@@ -272,6 +277,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(site.buildHookCalls).toBe(hooksBefore + 2);
 
         // Deleted: the cached page goes with the save too, for the missing-chapter view.
+        await purgesLanded(purgesBeforeEdit + 6); // the move's two and the publish's two
         const other = chapters.filter((c) => c.level === "Operator")[2]!;
         await site.fetch(`/${other.slug}`);
         expect((await site.fetch(`/${other.slug}`)).headers.get("cache-status")).toContain("hit");
