@@ -69,3 +69,32 @@ test("a Mastermind reader finds a Mastermind passage; an anonymous reader does n
   await expect(page).toHaveURL(/\/under-load#the-narrowing$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Under Load");
 });
+
+test("new words in an Operator chapter become searchable once the rebuild it starts is live", async ({ page }) => {
+  test.setTimeout(120_000); // a site build runs in the middle
+  const word = `quillwort${Date.now().toString(36)}`;
+  const { adminCredentials } = await import("./admin-fixtures.ts");
+  expect((await page.request.post("/api/admin/login", { data: adminCredentials() })).status()).toBe(200);
+  const all = (await (await page.request.get("/api/admin/chapters")).json()) as Array<Record<string, unknown>>;
+  const chapter = all.find((c) => c.slug === "signal-and-noise")!;
+  const save = (content: unknown) =>
+    page.request.put(`/api/admin/chapters/${chapter.id}`, {
+      data: { slug: chapter.slug, title: chapter.title, content, readingTime: chapter.readingTime, order: chapter.order, level: chapter.level },
+    });
+  expect((await save(`${chapter.content}\n\nA ${word} grows here.`)).status()).toBe(200);
+  try {
+    await page.context().clearCookies();
+    // The page shows the edit at once; the static index has it after the rebuild (seconds).
+    await expect(async () => {
+      await page.goto("/signal-and-noise");
+      await expect(page.getByText(`A ${word} grows here.`)).toBeVisible();
+      await hydrated(page);
+      await openDrawer(page);
+      await page.getByRole("searchbox", { name: "Search the book" }).fill(word);
+      await expect(results(page).first()).toHaveAttribute("href", "/signal-and-noise", { timeout: 2_000 });
+    }).toPass({ timeout: 60_000, intervals: [1_000] });
+  } finally {
+    expect((await page.request.post("/api/admin/login", { data: adminCredentials() })).status()).toBe(200);
+    expect((await save(chapter.content)).status()).toBe(200);
+  }
+});

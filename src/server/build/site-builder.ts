@@ -9,8 +9,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
-import { operatorRecords, writeSearchIndex } from "./static-index.ts";
-import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot } from "./snapshot.ts";
+import { writeSearchIndex } from "./static-index.ts";
+import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot, type ContentSnapshot } from "./snapshot.ts";
 
 /** What a static build reads besides the snapshot; a change to any of them calls for a rebuild. */
 const BUILD_INPUTS = [
@@ -75,8 +75,9 @@ export async function ensureBuilt(options: BuildOptions): Promise<{ built: boole
 export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<string> {
   const started = performance.now();
   const { stamp, contentStamp, snapshotJson } = await currentStamp(db);
+  const snapshot = JSON.parse(snapshotJson) as ContentSnapshot;
   const snapshotFile = path.join(workDir, "site-content.json");
-  writeSnapshot(snapshotFile, JSON.parse(snapshotJson));
+  writeSnapshot(snapshotFile, snapshot);
   const next = `${outDir}.next`;
   fs.rmSync(next, { recursive: true, force: true });
   // Astro keeps its prerender scratch (modules that import from node_modules) in the output folder
@@ -86,7 +87,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   log("Building the static site...");
   try {
     await runAstroBuild(scratch, snapshotFile, path.join(workDir, "astro-cache"));
-    await writeSearchIndex(await operatorRecords(db), scratch);
+    await writeSearchIndex(snapshot.searchRecords, scratch);
     // In a process of its own, like astro build: brotli at its best quality takes memory a
     // running server would keep (README, "Memory").
     await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), scratch], {});

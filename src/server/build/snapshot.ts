@@ -1,9 +1,11 @@
 /**
  * The content snapshot a static build reads: the chapter list as every page's navigator shows it
- * (id, slug, title, level and order; never content, so locked chapters stay locked). Chapter
- * pages themselves are not prerendered from it: they are rendered into the Astro-built chapter
- * shell on request and cached at the CDN (docs/decisions/0007), so an edit to a chapter's text
- * needs no build at all. A build is needed only when the list changes, which its stamp tells.
+ * (id, slug, title, level and order), and the open level's search records (its text: never a
+ * locked level's). Chapter pages themselves are not prerendered from it: they are rendered into
+ * the Astro-built chapter shell on request and cached at the CDN (docs/decisions/0007), so an
+ * edit shows at once without a build. A build follows when the list or the open level's text
+ * changes (the search index holds that text), which the snapshot's stamp tells; an edit of a
+ * locked level's text needs none.
  * The build reads a file rather than the database, so a running server (which owns the embedded
  * database) can rebuild the site, and a build never needs database credentials of its own.
  */
@@ -11,19 +13,15 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
-import { listChapters, listOperatorSubsectionIds, type ChapterSummary } from "../repositories/chapters.ts";
+import { listChapters, type ChapterSummary } from "../repositories/chapters.ts";
+import { operatorRecords, type IndexRecord } from "./search-records.ts";
 
 export type SnapshotChapter = Pick<ChapterSummary, "id" | "slug" | "title" | "level" | "order">;
 
 export interface ContentSnapshot {
   chapters: SnapshotChapter[];
-  /**
-   * The live subsections of Operator chapters (ids, in order), which the static search index holds
-   * (static-index.ts): one added, deleted or moved to another chapter changes the stamp, so the
-   * index is rebuilt. Text edits are not in the snapshot: they need no build (the index keeps the
-   * words of its last build until the next one).
-   */
-  operatorSubsections: number[];
+  /** What the static search index holds (search-records.ts): the build writes the index from these. */
+  searchRecords: IndexRecord[];
 }
 
 export const SNAPSHOT_ENV = "CONTENT_SNAPSHOT";
@@ -32,7 +30,7 @@ export async function takeSnapshot(db: Database): Promise<ContentSnapshot> {
   const chapters = await listChapters(db);
   return {
     chapters: chapters.map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order })),
-    operatorSubsections: await listOperatorSubsectionIds(db),
+    searchRecords: await operatorRecords(db),
   };
 }
 

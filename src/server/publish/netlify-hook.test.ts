@@ -1,11 +1,13 @@
 /**
  * Publishing on Netlify: a content change purges the CDN's cached chapter pages through Netlify's
- * purge API (twice: at once and SECOND_PURGE_MS later) and calls the build hook only when the
- * chapter list the static pages show changed (fetch stubbed: both are https calls to Netlify).
+ * purge API (twice: at once and SECOND_PURGE_MS later) and calls the build hook only when what the
+ * static pages hold changed: the chapter list, or the open level's text in the search index
+ * (fetch stubbed: both are https calls to Netlify).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { config, useConfig } from "../config.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import { eq } from "../db/orm.ts";
 import { chapters } from "../db/schema.ts";
 import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
 import { MISSING_HOOK, publishNow, PURGE_RETRY_DELAYS_MS, schedulePublish, SECOND_PURGE_MS } from "./publisher.ts";
@@ -44,15 +46,27 @@ describe("publishing on Netlify", () => {
   const publishedNow = async () => markPublished(database.db, new Date(), snapshotStamp(await takeSnapshot(database.db)));
   const addChapter = (slug: string) => database.db.insert(chapters).values({ slug, title: slug, content: "Text.", order: 1 });
 
-  it("purges the cached pages at once and again a moment later; a text edit needs no build", async () => {
+  it("purges the cached pages at once and again a moment later; an edit of a locked level's text needs no build", async () => {
     onNetlify();
+    const [locked] = await database.db.insert(chapters).values({ slug: "locked-text", title: "Locked", content: "Locked text.", order: 1, level: "Mastermind" }).returning();
     await publishedNow();
-    await schedulePublish(database.db); // the list is unchanged: an edit of a chapter's text
+    await database.db.update(chapters).set({ content: "Edited locked text." }).where(eq(chapters.id, locked!.id));
+    await schedulePublish(database.db); // the list and the open level's text are unchanged
     expect(calls).toEqual(['purge {"cache_tags":["book"],"site_id":"test-site"}']);
     expect(await readPublishView(database.db)).toMatchObject({ state: "live", pending: false });
     await new Promise((resolve) => setTimeout(resolve, SECOND_PURGE_MS + 200));
     expect(calls).toHaveLength(2);
     expect(calls[1]).toBe(calls[0]);
+  });
+
+  it("calls the build hook for an edit of the open level's text, which the static search index holds", async () => {
+    onNetlify();
+    const [open] = await database.db.insert(chapters).values({ slug: "open-text", title: "Open", content: "Old words.", order: 1, level: "Operator" }).returning();
+    await publishedNow();
+    await database.db.update(chapters).set({ content: "New words to find." }).where(eq(chapters.id, open!.id));
+    await schedulePublish(database.db);
+    expect(calls.filter((call) => call === "hook")).toHaveLength(1);
+    expect((await readPublishView(database.db)).state).toBe("publishing");
   });
 
   it("calls the build hook once per list change, not again while that build runs, and again on Publish", async () => {

@@ -101,17 +101,6 @@ export async function listSubsectionsOf(
   return groups;
 }
 
-/** Ids of the live subsections of live Operator chapters, by chapter then order (no content read). */
-export async function listOperatorSubsectionIds(db: Database): Promise<number[]> {
-  const rows = await db
-    .select({ id: subsections.id })
-    .from(subsections)
-    .innerJoin(chapters, eq(chapters.id, subsections.chapterId))
-    .where(and(isNull(subsections.deletedAt), isNull(chapters.deletedAt), levelFilter(["Operator"])))
-    .orderBy(asc(subsections.chapterId), asc(subsections.order), asc(subsections.id));
-  return rows.map((row) => row.id);
-}
-
 function levelFilter(levels: readonly Level[]) {
   const named = inArray(chapters.level, [...levels]);
   return levels.includes("Operator") ? sql`(${named} or ${chapters.level} is null)` : named;
