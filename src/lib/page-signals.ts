@@ -19,3 +19,9 @@ export const SESSION_CHECKED = "session-checked";
 
 /** The page's `<script type="application/json">` block holding its built chapter list. */
 export const BUILT_CHAPTERS_ID = "built-chapters";
+
+/**
+ * The page's `<template>` of `<link rel="prefetch">`s for its islands' files
+ * (src/directives/integration.ts); the page script adds them to <head> once the page has loaded.
+ */
+export const ISLAND_FILES_ID = "island-files";

@@ -23,7 +23,7 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BUILT_CHAPTERS_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import { BUILT_CHAPTERS_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
 import { AUTH_KEY, CHAPTER_LIST_KEY, CHAPTER_LIST_TTL_MS, PENDING_NOTICE_KEY, READER_PLACE_KEY, SELECTED_LEVEL_KEY } from "../lib/storage-keys.ts";
 import { currentTheme, setTheme } from "../stores/theme.ts";
 import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
@@ -133,6 +133,13 @@ export function startPage(): void {
       root.setAttribute(SESSION_CHECKED, "");
       dispatchEvent(new Event(SESSION_CHECKED));
     });
+
+  // The islands' files, fetched into the cache without running, once the page has loaded: not
+  // on the line while it paints (src/directives/integration.ts).
+  addEventListener("load", () => {
+    const files = document.getElementById(ISLAND_FILES_ID) as HTMLTemplateElement | null;
+    if (files) document.head.append(files.content);
+  });
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
