@@ -6,8 +6,8 @@
  *   mouse button), tabs into it or presses a key in it (a press on a link does not count: links
  *   work without the island), or on the window event named by the directive's value
  *   (`client:interaction={WAKE_TOASTS}`, src/lib/page-signals.ts).
- * - Its files are already in the browser's cache by then: the page prefetches them at idle
- *   (src/directives/integration.ts).
+ * - Its files are usually in the browser's cache by then: the page prefetches them once it has
+ *   loaded (src/directives/integration.ts).
  * - After a press, it loads once the press's click is answered and drawn, so the tap stays instant.
  * - A click inside the island while it loads is held and replayed once it is up: a tap that lands
  *   before hydration is not lost. A click on a link, or one the page script has already answered
