@@ -89,7 +89,8 @@ export async function startHost({
   });
   useLocalPublisher(publisher);
   // A change saved by any server on this database: drop the cached pages, and rebuild this
-  // server's static pages if their chapter list changed (debounced: one build per burst).
+  // server's static pages if what they hold changed: the chapter list or the open level's
+  // searchable text (debounced: one build per burst).
   const stopWatching =
     database.driver === "pglite"
       ? async () => {}
