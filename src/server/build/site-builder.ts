@@ -43,14 +43,14 @@ export interface BuildOptions {
  * The stamp a build of the current content and sources would carry, and the content stamp alone
  * (what publish_state records: src/server/publish).
  */
-export async function currentStamp(db: Database): Promise<{ stamp: string; contentStamp: string; snapshotJson: string }> {
+export async function currentStamp(db: Database): Promise<{ stamp: string; contentStamp: string; snapshot: ContentSnapshot }> {
   const snapshot = await takeSnapshot(db);
   const snapshotJson = JSON.stringify(snapshot);
   const hash = createHash("sha256").update(snapshotJson);
   for (const file of inputFiles()) {
     hash.update(file).update("\0").update(fs.readFileSync(path.join(projectRoot, file))).update("\0");
   }
-  return { stamp: hash.digest("hex"), contentStamp: snapshotStamp(snapshot), snapshotJson };
+  return { stamp: hash.digest("hex"), contentStamp: snapshotStamp(snapshot), snapshot };
 }
 
 export function builtStamp(outDir: string): string | null {
@@ -74,8 +74,7 @@ export async function ensureBuilt(options: BuildOptions): Promise<{ built: boole
 /** Builds the site from the database's current content and swaps it in; answers its content stamp. */
 export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<string> {
   const started = performance.now();
-  const { stamp, contentStamp, snapshotJson } = await currentStamp(db);
-  const snapshot = JSON.parse(snapshotJson) as ContentSnapshot;
+  const { stamp, contentStamp, snapshot } = await currentStamp(db);
   const snapshotFile = path.join(workDir, "site-content.json");
   writeSnapshot(snapshotFile, snapshot);
   const next = `${outDir}.next`;
