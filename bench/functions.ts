@@ -24,7 +24,7 @@ export interface FunctionFigures {
 
 /** One invocation of a started instance (lambda-runtime.ts's protocol): ms until its answer. */
 function invoke(port: number, fn: PackedFunction): Promise<number> {
-  const route = fn.routes[0]?.pattern.replace(/:\w+/g, "x") ?? `/.netlify/functions/${fn.name}`;
+  const route = fn.routes[0]?.pattern.replace(/:\w+/g, "x").replace("*", "health") ?? `/.netlify/functions/${fn.name}`;
   const event = { rawUrl: `https://book.example${route}`, rawQuery: "", path: route, httpMethod: "GET", headers: {}, body: null, isBase64Encoded: false, route: fn.routes[0]?.pattern ?? "", flags: {} };
   const started = performance.now();
   return new Promise((resolve, reject) => {

@@ -1,34 +1,20 @@
 /**
- * Every admin function answers 401 without a session and 403 with a reader's, for every method
- * it serves: found by walking netlify/functions (admin-*.ts and upload.ts) and reading each
- * config.path, so a new admin route is covered the day it is added.
+ * Every admin address answers 401 without a session and 403 with a reader's, for every method it
+ * serves: found in the API's route table, the image upload's function and the page function (the
+ * tier preview), so a new admin route is covered the day it is added.
  */
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readNetlifyConfig } from "../../src/server/host/netlify-config.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
+import { FUNCTION_PATTERNS } from "../support/routes.ts";
 
 /** The admin routes that must answer without an admin session: signing in and finding out whether one is needed. */
 const OPEN = new Set(["/api/admin/login", "/api/admin/logout", "/api/admin/session", "/api/admin/setup"]);
 const METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
 const SAMPLE: Record<string, string> = { id: "1", login: "Architect1234" };
 
-const dir = readNetlifyConfig().functionsDir;
-const files = fs.readdirSync(dir).filter((file) => /^(admin-.*|upload)\.ts$/.test(file));
-const routes = (
-  await Promise.all(
-    files.map(async (file) => {
-      const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { config?: { path?: string | string[] } };
-      return [mod.config?.path ?? []].flat().map((pattern) => ({ file, pattern }));
-    }),
-  )
-)
-  .flat()
-  .filter(({ pattern }) => !OPEN.has(pattern));
+const routes = FUNCTION_PATTERNS.filter((pattern) => /^\/(api\/admin|api\/upload|admin)\//.test(`${pattern}/`) && !OPEN.has(pattern)).map((pattern) => ({ pattern }));
 
 describe.each(databaseTargets().slice(0, 1))("the admin guard on $name", (target) => {
   let database: TestDatabase;
@@ -42,13 +28,13 @@ describe.each(databaseTargets().slice(0, 1))("the admin guard on $name", (target
   });
   afterAll(() => database?.dispose());
 
-  it("finds every admin function and the upload", () => {
-    expect(files).toContain("upload.ts");
-    expect(files).toContain("admin-chapters.ts");
-    expect(routes.length).toBeGreaterThanOrEqual(15);
+  it("finds every admin route, the upload and the preview", () => {
+    const patterns = routes.map((route) => route.pattern);
+    for (const pattern of ["/api/upload", "/api/admin/chapters", "/admin/preview/:id"]) expect(patterns).toContain(pattern);
+    expect(routes.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(routes)("$pattern ($file) refuses anonymous callers (401) and readers (403)", async ({ pattern }) => {
+  it.each(routes)("$pattern refuses anonymous callers (401) and readers (403)", async ({ pattern }) => {
     const pathname = pattern.replace(/:(\w+)/g, (_, name: string) => SAMPLE[name] ?? "1");
     let served = 0;
     for (const method of METHODS) {

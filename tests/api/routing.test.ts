@@ -3,6 +3,10 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { config } from "../../netlify/functions/chapter-page.ts";
+import { config as apiConfig } from "../../netlify/functions/api.ts";
+import { config as uploadConfig } from "../../netlify/functions/upload.ts";
+import { API_ROUTES, UPLOAD_PATH } from "../../src/server/api/routes.ts";
+import { PREVIEW_PATH } from "../../src/server/pages/preview-page.ts";
 import { projectRoot } from "../../src/server/host/netlify-config.ts";
 import { chapterInput } from "../../src/lib/content-schemas.ts";
 import { RESERVED_SLUGS, SLUG_PATTERN } from "../../src/lib/slug.ts";
@@ -15,6 +19,21 @@ describe("routing", () => {
     const singleSegment = redirects.map((r) => r.from).filter((from) => /^\/[^/*:]+$/.test(from));
     expect(singleSegment.length).toBeGreaterThan(0);
     expect([config.excludedPath].flat().sort()).toEqual(singleSegment.sort());
+  });
+
+  it("serves every API address from the one API function's table, but the image upload, which has its own", () => {
+    expect(apiConfig.path).toContain("/api/*");
+    expect(apiConfig.excludedPath).toEqual([UPLOAD_PATH]);
+    expect(uploadConfig.path).toBe(UPLOAD_PATH);
+    expect(API_ROUTES.map(([pattern]) => pattern)).not.toContain(UPLOAD_PATH);
+    // The table's patterns are the addresses the API function claims.
+    const claimed = [apiConfig.path].flat().map((pathname) => new URLPattern({ pathname: pathname! }));
+    const excluded = [apiConfig.excludedPath].flat().map((pathname) => new URLPattern({ pathname: pathname! }));
+    for (const [pattern] of API_ROUTES) {
+      const sample = pattern.replace(/:\w+/g, "x");
+      expect(claimed.some((p) => p.test({ pathname: sample })) && !excluded.some((p) => p.test({ pathname: sample })), pattern).toBe(true);
+    }
+    expect([config.path].flat()).toContain(`${PREVIEW_PATH}:id`);
   });
 
   it("reserves every address the site's own pages, redirects and functions hold, so no chapter hides behind one", async () => {

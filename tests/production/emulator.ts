@@ -56,6 +56,8 @@ export interface NetlifyEmulator {
   readonly purges: string[][];
   /** How many instances of a function have run. */
   instances(name: string): number;
+  /** How many requests each function has been invoked for, by name (CDN hits and static files invoke none). */
+  invocations(): Record<string, number>;
   /** Everything the function instances wrote to their logs. */
   logs(): string;
   close(): Promise<void>;
@@ -134,6 +136,7 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
     options.functions.map((fn) => [fn.name, new FunctionPool(fn, runtimeEnvironment(fn, options.variables, cert), network, (text) => (logs += text))]),
   );
   const deployContext = options.deployContext ?? "production";
+  const invocations: Record<string, number> = {};
 
   const routes: FunctionRoute[] = options.functions.map((fn) => {
     const patterns = fn.routes.length > 0 ? fn.routes : [{ pattern: `/.netlify/functions/${fn.name}`, literal: `/.netlify/functions/${fn.name}` }];
@@ -159,6 +162,7 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
       async handler(request) {
         const found = find(new URL(request.url), request.method);
         const event = await lambdaEvent(request, found?.route.pattern ?? "", { blobsContext, deployContext });
+        invocations[fn.name] = (invocations[fn.name] ?? 0) + 1;
         if (JSON.stringify(event).length > PAYLOAD_LIMIT) {
           return new Response("Payload Too Large", { status: 413, headers: { "content-type": "text/plain" } });
         }
@@ -183,6 +187,7 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
     },
     purges,
     instances: (name) => pools.get(name)?.started ?? 0,
+    invocations: () => ({ ...invocations }),
     logs: () => logs,
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));

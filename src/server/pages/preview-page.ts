@@ -17,6 +17,9 @@ import { HttpError } from "../http/errors.ts";
 import { parseId } from "../api/admin/ids.ts";
 import { fillChapterShell, PAGE_SECURITY_HEADERS } from "./chapter-page.ts";
 
+/** Where previews live: `/admin/preview/{chapter id}` (netlify/functions/chapter-page.ts routes them here). */
+export const PREVIEW_PATH = "/admin/preview/";
+
 export const PREVIEW_HEADERS: Record<string, string> = {
   "cache-control": "private, no-store",
   "netlify-cdn-cache-control": "no-store",

@@ -15,7 +15,7 @@ import { loadAssessment } from "../../assessment/content.ts";
 import { database, keepConnectionUntil } from "../../db/index.ts";
 import { HttpError, badRequest, notFound } from "../../http/errors.ts";
 import { readJson, requireSameSite } from "../../http/request.ts";
-import { errorBody, json, route } from "../../http/respond.ts";
+import { json, route } from "../../http/respond.ts";
 import { workQueue } from "../../leads/delivery-queue.ts";
 import { siteAddress, webhooksInProduction } from "../../leads/environment.ts";
 import { samplePayload } from "../../leads/payload.ts";
@@ -120,15 +120,3 @@ export const adminWebhookResend = route<[id: string]>({
     return json({ deliveryId }, { status: 202 });
   },
 });
-
-/** The routes above, served by one function (netlify/functions/admin-webhooks.ts): dispatched by path. */
-export function adminWebhookRoutes(request: Request): Promise<Response> {
-  const pathname = new URL(request.url).pathname;
-  let match: RegExpExecArray | null;
-  if (pathname === "/api/admin/webhooks") return adminWebhooks(request);
-  if (pathname === "/api/admin/webhook-deliveries") return adminWebhookDeliveries(request);
-  if ((match = /^\/api\/admin\/webhooks\/([^/]+)$/.exec(pathname))) return adminWebhook(request, decodeURIComponent(match[1]!));
-  if ((match = /^\/api\/admin\/webhooks\/([^/]+)\/test$/.exec(pathname))) return adminWebhookTest(request, decodeURIComponent(match[1]!));
-  if ((match = /^\/api\/admin\/webhook-deliveries\/([^/]+)\/resend$/.exec(pathname))) return adminWebhookResend(request, decodeURIComponent(match[1]!));
-  return Promise.resolve(json(errorBody("not_found", "No admin webhook route at this address."), { status: 404 }));
-}

@@ -1,7 +1,0 @@
-import type { Config } from "@netlify/functions";
-import { serve } from "../../src/server/runtime/serve.ts";
-import { adminChapter } from "../../src/server/api/admin/chapters.ts";
-
-export default serve((request, context) => adminChapter(request, context.params.id ?? ""));
-
-export const config: Config = { path: "/api/admin/chapters/:id" };

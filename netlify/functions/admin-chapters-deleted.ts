@@ -1,7 +1,0 @@
-import type { Config } from "@netlify/functions";
-import { serve } from "../../src/server/runtime/serve.ts";
-import { adminDeletedChapters } from "../../src/server/api/admin/chapters.ts";
-
-export default serve((request) => adminDeletedChapters(request));
-
-export const config: Config = { path: "/api/admin/chapters/deleted/recent" };

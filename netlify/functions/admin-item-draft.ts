@@ -1,7 +1,0 @@
-import type { Config } from "@netlify/functions";
-import { serve } from "../../src/server/runtime/serve.ts";
-import { adminDiscardDraft } from "../../src/server/api/admin/drafts.ts";
-
-export default serve((request, context) => adminDiscardDraft(request, context.params.kind ?? "", context.params.id ?? ""));
-
-export const config: Config = { path: "/api/admin/:kind/:id/draft" };
