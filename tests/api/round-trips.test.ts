@@ -51,16 +51,20 @@ describe.each(databaseTargets())("round trips on $name", (target) => {
   });
 
   // A login: count the attempt, find the code, open the session (with the settled limits and the
-  // code's last use). A heartbeat and a locked page: the session's lookup, then one statement.
-  it("signs a reader in with 3 statements; records a heartbeat and serves a locked chapter page with 2", async () => {
+  // code's last use). A heartbeat: the session's lookup, then one statement. A locked page: the
+  // page's key (the content version, the chapter's id and level) and the session; the first time
+  // also its text, to render it (src/server/pages/render-cache.ts).
+  it("signs a reader in with 3 statements; records a heartbeat with 2; serves a locked chapter page with 3, then 2", async () => {
     const { cookie, code } = await loginAs(api, database.db, "Architect");
     const login = await count(() => api("/api/auth/validate", jsonPost({ login: code.login, password: code.password })), 200);
     const [locked] = await listChapters(database.db, ["Architect"]);
     const heartbeat = await count(() => api("/api/reading/heartbeat", jsonPost({ slug: locked!.slug }, { cookie })), 204);
-    const page = await count(() => api(`/${locked!.slug}`, { headers: { cookie } }), 200);
-    console.log(`${target.name}: login ${login}, heartbeat ${heartbeat}, locked page ${page} statements`);
+    const rendered = await count(() => api(`/${locked!.slug}`, { headers: { cookie } }), 200);
+    const kept = await count(() => api(`/${locked!.slug}`, { headers: { cookie } }), 200);
+    console.log(`${target.name}: login ${login}, heartbeat ${heartbeat}, locked page ${rendered} then ${kept} statements`);
     expect(login).toBe(3);
     expect(heartbeat).toBeLessThanOrEqual(HEARTBEAT_CEILING);
-    expect(page).toBeLessThanOrEqual(PAGE_CEILING);
+    expect(rendered).toBeLessThanOrEqual(PAGE_CEILING + 1);
+    expect(kept).toBeLessThanOrEqual(PAGE_CEILING);
   });
 });

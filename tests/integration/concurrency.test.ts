@@ -169,6 +169,28 @@ describe.skipIf(!baseUrl)("concurrency across two server processes on one Postgr
     expect(window).toBeLessThan(1000);
   });
 
+  it("shows a locked chapter saved through one server on the other's very next request (its rendered page is kept by content version)", async () => {
+    const cookie = await adminCookie(servers[0]!);
+    const [chapter] = await listChapters(direct.db, ["Architect"]);
+    const code = await issueAccessCode(direct.db, { level: "Architect" });
+    const login = await fetch(`${servers[1]!.url}/api/auth/validate`, json({ login: code.login, password: code.password }, from("203.0.113.77")));
+    expect(login.status).toBe(200);
+    const reader = login.headers.getSetCookie()[0]!.split(";")[0]!;
+    const page = async () => (await fetch(`${servers[1]!.url}/${chapter!.slug}`, { headers: { cookie: reader } })).text();
+    await page();
+    await page(); // rendered, then kept
+    for (const content of ["Saved through the other server.", "And saved once more."]) {
+      const saved = await fetch(`${servers[0]!.url}/api/admin/chapters/${chapter!.id}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ slug: chapter!.slug, title: chapter!.title, content, readingTime: 5, order: chapter!.order, level: "Architect" }),
+      });
+      expect(saved.status).toBe(200);
+      // No polling, no purge: the next request reads the new content version.
+      expect(await page()).toContain(content);
+    }
+  });
+
   it("does not lock the owner out when someone elsewhere fails to sign in as them", async () => {
     const statuses = await atOnce(6, () => "/api/admin/login", () => json({ email: ADMIN.email, password: "a wrong guess!" }, from("192.0.2.66")));
     console.log("6 wrong admin passwords at once from one address:", tally(statuses));

@@ -18,11 +18,16 @@ export async function readerLevel(request: Request): Promise<Level | null> {
   return (await adminSession(db, request)) ? "Mastermind" : null;
 }
 
-/** Throws 401 (no session) or 403 (too low a level) unless the request may read `level` content. */
-export async function requireReadable(request: Request, level: string | null): Promise<void> {
+/**
+ * Throws 401 (no session) or 403 (too low a level) unless the request may read `level` content.
+ * Answers the tier it is read at: the reader's level for a locked level; for Operator, which is
+ * the same for everyone, "Operator" (no session is asked for).
+ */
+export async function requireReadable(request: Request, level: string | null): Promise<Level> {
   const required = levelOf(level);
-  if (required === "Operator") return;
+  if (required === "Operator") return "Operator";
   const held = await readerLevel(request);
   if (held === null) throw unauthenticated(`Sign in with an access code to read ${required} chapters.`);
   if (!canAccess(held, required)) throw forbidden(`${required} chapters need ${required} access.`);
+  return held;
 }

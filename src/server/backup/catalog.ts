@@ -35,7 +35,14 @@ export interface MigrationLevel {
   when: string;
 }
 
-/** The tables of `public`, each after every table it refers to. */
+/**
+ * Tables a backup leaves out: `content_version` counts the writes to the book (migration 0011) so
+ * servers know their rendered pages are current; it is no data of its own, and a restore's own
+ * writes move it on (a restored count could equal one a server already rendered under).
+ */
+export const NOT_BACKED_UP: ReadonlySet<string> = new Set(["content_version"]);
+
+/** The tables of `public` a backup holds, each after every table it refers to. */
 export async function listTables(db: Executor): Promise<TableInfo[]> {
   const tables = await rows<{ name: string }>(
     db,
@@ -63,7 +70,7 @@ export async function listTables(db: Executor): Promise<TableInfo[]> {
         join pg_namespace n on n.oid = child.relnamespace
         where k.contype = 'f' and n.nspname = 'public'`,
   );
-  const infos = new Map<string, TableInfo>(tables.map(({ name }) => [name, { name, columns: [], primaryKey: [] }]));
+  const infos = new Map<string, TableInfo>(tables.filter(({ name }) => !NOT_BACKED_UP.has(name)).map(({ name }) => [name, { name, columns: [], primaryKey: [] }]));
   for (const c of columns) if (c.generated === "" || c.generated === null) infos.get(c.table)?.columns.push(c.column);
   for (const k of keys) infos.get(k.table)?.primaryKey.push(k.column);
   return inReferenceOrder([...infos.values()], references);

@@ -35,9 +35,20 @@ export async function database(): Promise<Database> {
   return (await currentConnection()).db;
 }
 
+let generation = 0;
+
+/**
+ * Which database the process has: it changes whenever `useDatabase` installs another (tests move
+ * between databases), so what is kept from one (rendered pages) never answers for another.
+ */
+export function databaseGeneration(): number {
+  return generation;
+}
+
 /** Makes `connection` the process's database (the local host and tests). */
 export function useDatabase(connection: AnyConnection): void {
   installed = Promise.resolve(connection);
+  generation++;
 }
 
 export async function closeDatabase(): Promise<void> {

@@ -320,6 +320,23 @@ export const publishState = pgTable(
 );
 
 /**
+ * The book's content version (issue 20: 7): one row whose `version` moves on with every statement
+ * that writes chapters or subsections (triggers of migration 0011, inside the writing transaction),
+ * so a page rendered from the content is kept under the version it was read at
+ * (src/server/pages/render-cache.ts), and a save, a restore, a move or a deletion made through any
+ * road (the panel, the CLI, the scheduled job, a restore) is seen by the next request on every
+ * server. Not backed up (src/server/backup/catalog.ts): a restore's own writes move it on.
+ */
+export const contentVersion = pgTable(
+  "content_version",
+  {
+    id: integer("id").primaryKey().default(1),
+    version: integer("version").notNull().default(0),
+  },
+  () => [check("content_version_singleton_check", sql.raw("id = 1"))],
+);
+
+/**
  * Cache purges, so every server sharing this database drops what another one purged (the local
  * host's stand-in for Netlify's CDN purge; see src/server/publish/cache-purge.ts). Kept a day.
  */

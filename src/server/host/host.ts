@@ -72,7 +72,15 @@ export async function startHost({
   useLocalPurge((tags) => cache.purge(tags));
   // Reassigned when a publish completes: requests read it afresh, so the new site is served at once.
   let site = new StaticSite(siteDir);
-  useSitePages((pathname) => site.lookup(pathname)?.body.toString("utf8") ?? null);
+  // Each page's text made once per built file: the chapter function reads the shell on every request.
+  const pageTexts = new WeakMap<object, string>();
+  useSitePages((pathname) => {
+    const file = site.lookup(pathname);
+    if (!file) return null;
+    let text = pageTexts.get(file);
+    if (text === undefined) pageTexts.set(file, (text = file.body.toString("utf8")));
+    return text;
+  });
   const publisher = createLocalPublisher({
     db: database.db,
     debounceMs: publishDebounceMs,

@@ -7,17 +7,21 @@
  * - A locked chapter is rendered only for a reader whose session allows it (never cached); anyone
  *   else is sent to /resume.
  * - A slug that is no chapter gets the reader's missing-chapter view, status 404.
+ * - Each page is rendered once per content version and tier, then kept (render-cache.ts): a request
+ *   reads the version with the chapter's id and level in one statement, checks the session, and
+ *   answers the kept page while nothing changed.
  * (docs/decisions/0007 says why chapter pages are not static files.)
  */
 import { chapterDescription, neighbours, renderChapterBody, renderChapterPager } from "../../lib/chapter-body.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import { levelOf } from "../../lib/levels.ts";
+import { levelOf, type Level } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 import { requireReadable } from "../access/reader.ts";
-import { database } from "../db/index.ts";
+import { database, databaseGeneration } from "../db/index.ts";
 import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
-import { getChapterPage, type ChapterPageData } from "../repositories/chapters.ts";
+import { getChapterPage, getChapterPageKey, type ChapterPageData } from "../repositories/chapters.ts";
+import { RenderCache } from "./render-cache.ts";
 import { sitePage, type FunctionPage } from "./site-pages.ts";
 
 /**
@@ -127,22 +131,37 @@ function builtPage(pathname: FunctionPage, status: number, fallback: string): Re
   return html(sitePage(pathname) ?? `<!doctype html><title>${fallback}</title><h1>${fallback}</h1>`, status, NOT_CACHED);
 }
 
-export async function chapterPage(request: Request, slug: string): Promise<Response> {
+/** This process's rendered chapter pages (render-cache.ts). */
+const rendered = new RenderCache();
+
+export async function chapterPage(request: Request, slug: string, again = true): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") return builtPage("/404", 404, "404 Page Not Found");
   if (!SLUG_PATTERN.test(slug)) return builtPage("/404", 404, "404 Page Not Found");
   try {
-    const data = await getChapterPage(await database(), slug);
-    if (!data) return builtPage("/chapter-not-found", 404, "Chapter not found");
-    const level = levelOf(data.chapter.level);
+    const db = await database();
+    const { version, chapter } = await getChapterPageKey(db, slug);
+    if (!chapter) return builtPage("/chapter-not-found", 404, "Chapter not found");
+    const level = levelOf(chapter.level);
+    let tier: Level;
     try {
-      await requireReadable(request, level);
+      tier = await requireReadable(request, level);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
         return new Response(null, { status: 302, headers: { location: "/resume", ...NOT_CACHED } });
       }
       throw error;
     }
-    const page = fillChapterShell(data, { canonical: true });
+    const shell = sitePage(SHELL_PATH);
+    if (!shell) throw new Error(`The built site has no ${SHELL_PATH} page: rebuild the site.`);
+    const key = `${databaseGeneration()}:${chapter.id}:${version}:${tier}`;
+    let page = rendered.get(key, shell);
+    if (page === undefined) {
+      const data = await getChapterPage(db, slug);
+      // Changed between the two reads (deleted, or moved to another level): decided afresh, once.
+      if (!data || levelOf(data.chapter.level) !== level) return again ? chapterPage(request, slug, false) : builtPage("/chapter-not-found", 404, "Chapter not found");
+      page = fillChapterShell(data, { canonical: true });
+      rendered.set(key, page);
+    }
     return html(page, 200, level === "Operator" ? cdnCacheHeaders([BOOK_CACHE_TAG]) : NOT_CACHED);
   } catch (error) {
     if (isDatabaseUnavailable(error)) {

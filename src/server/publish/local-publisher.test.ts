@@ -40,7 +40,8 @@ describe("the local publisher", () => {
   });
 
   it("builds exactly once more for changes made while a build runs", async () => {
-    const { runs, build } = counting(120);
+    // A build long enough that the changes below surely land while it runs, on a busy machine too.
+    const { runs, build } = counting(600);
     const publisher = createLocalPublisher({ db: database.db, build, debounceMs: 10 });
     publisher.request();
     await sleep(40); // the first build is running

@@ -6,7 +6,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
 import type { Level } from "../../lib/levels.ts";
 import type { Database } from "../db/types.ts";
-import { chapters, subsections, type ChapterRow, type SubsectionRow } from "../db/schema.ts";
+import { chapters, contentVersion, subsections, type ChapterRow, type SubsectionRow } from "../db/schema.ts";
 
 /**
  * What the public chapter list shows: no content. `teaser` is the operator's optional teaser of a
@@ -114,6 +114,24 @@ export interface ChapterPageData {
   levelChapters: Array<{ slug: string; title: string }>;
   /** The first Operator chapter's slug (the `transform` call to action's target), if any. */
   firstOperatorSlug: string | null;
+}
+
+/** What a chapter page is kept under (src/server/pages/render-cache.ts), read in one statement. */
+export interface ChapterPageKey {
+  /** The book's content version (migration 0011): it moves on with every write to the book. */
+  version: number;
+  /** The published chapter at the address, if there is one. */
+  chapter: { id: number; level: string | null } | null;
+}
+
+export async function getChapterPageKey(db: Database, slug: string): Promise<ChapterPageKey> {
+  const result = (await db.execute(sql`
+    SELECT v.version, c.id, c.level FROM ${contentVersion} v
+      LEFT JOIN ${chapters} c ON c.slug = ${slug} AND c.deleted_at IS NULL AND c.status = 'published'
+     WHERE v.id = 1`)) as unknown as { rows: Array<{ version: number | string; id: number | null; level: string | null }> };
+  const row = result.rows[0];
+  if (!row) throw new Error("The content_version row is missing: run the migrations.");
+  return { version: Number(row.version), chapter: row.id === null ? null : { id: row.id, level: row.level } };
 }
 
 export async function getChapterPage(db: Database, slug: string): Promise<ChapterPageData | undefined> {
