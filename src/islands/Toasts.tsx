@@ -42,6 +42,7 @@ export default function Toasts() {
   return (
     <section
       ref={region}
+      id="notifications"
       tabIndex={-1}
       aria-label="Notifications (F8)"
       data-edge={edge}

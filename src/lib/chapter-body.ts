@@ -46,10 +46,10 @@ export function renderChapterBody(chapter: ChapterBody, options: RenderOptions):
     const slug = escapeHtml(part.slug);
     const title = escapeHtml(part.title);
     const photo = part.photo
-      ? photoHtml(part.photo, part.photoAlt ?? "", { eager: index === 0, className: "mt-6 aspect-[16/9] max-h-[300px] w-full rounded-sm object-cover" })
+      ? photoHtml(part.photo, part.photoAlt ?? "", "mt-6 aspect-[16/9] max-h-[300px] w-full rounded-sm object-cover")
       : "";
     return (
-      `<section id="${slug}" data-subsection="${title}" aria-labelledby="${slug}-title" class="mt-20 scroll-mt-28">` +
+      `<section id="${slug}" data-subsection="${title}" aria-labelledby="${slug}-title" class="mt-20 scroll-mt-16">` +
       `<p class="font-mono text-sm text-[var(--color-accent)]" aria-hidden="true">${number}</p>` +
       `<h2 id="${slug}-title" tabindex="-1" class="mt-2 font-serif text-2xl leading-snug outline-none"><span class="sr-only">${number}. </span>${title}</h2>` +
       photo +
@@ -58,6 +58,22 @@ export function renderChapterBody(chapter: ChapterBody, options: RenderOptions):
     );
   });
   return `<div class="chapter-content">${renderMarkup(chapter.content, options)}</div>${sections.join("")}`;
+}
+
+/**
+ * "On this page" (issue 20: 5): the chapter's numbered subsections as list items linking to each,
+ * the same numbers and order as the body. The page script marks the one being read
+ * (`aria-current="location"`). The chapter page shows it beside the text on wide screens and in
+ * the chapter drawer below that; both get these items (src/server/pages/chapter-page.ts).
+ */
+export function renderOnThisPage(subsections: readonly BodySubsection[]): string {
+  const parts = [...subsections].sort((a, b) => a.order - b.order || a.id - b.id);
+  return parts
+    .map(
+      (part, index) =>
+        `<li><a href="#${escapeHtml(part.slug)}" class="toc-link"><span>${twoDigits(index + 1)}</span> <span>${escapeHtml(part.title)}</span></a></li>`,
+    )
+    .join("");
 }
 
 /** A chapter a pager link leads to. */

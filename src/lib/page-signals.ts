@@ -7,12 +7,15 @@
 /** Wakes the Toasts island (client:interaction): a notice was raised (src/lib/notify.ts). */
 export const WAKE_TOASTS = "wake:toasts";
 
+/** Wakes the scan island (/assessment) without a touch: a scan this tab had must show its own question. */
+export const WAKE_SCAN = "wake:scan";
+
 /** Wakes the Navigator island: the chapter rail must show another list than the built one. */
 export const WAKE_NAVIGATOR = "wake:navigator";
 
 /**
- * The page script asked the server about the session and stored the answer (`systemAuth`): the
- * auth store reads it from there rather than asking again. Dispatched on window, and marked on
+ * The page script settled the session (asked the server, when the browser holds a sign-in) and
+ * stored the answer (`systemAuth`): the auth store reads it from there rather than asking again. Dispatched on window, and marked on
  * <html> as this attribute for a store that starts later.
  */
 export const SESSION_CHECKED = "session-checked";
@@ -25,3 +28,15 @@ export const BUILT_CHAPTERS_ID = "built-chapters";
  * (src/directives/integration.ts); the page script adds them to <head> once the page has loaded.
  */
 export const ISLAND_FILES_ID = "island-files";
+
+/**
+ * The chapter drawer's "On this page" list (issue 20: 5): the element whose items the chapter page
+ * function fills in. The Navigator island renders it with this placeholder in the chapter shell,
+ * and the function puts the chapter's items there (src/server/pages/chapter-page.ts); the island
+ * then keeps what the page holds.
+ */
+export const DRAWER_TOC_ID = "drawer-toc";
+export const ON_THIS_PAGE_SHELL = "ChapterShellOnThisPage";
+
+/** Opens the chapter drawer from a control outside the Navigator island (the chapter bar's menu button). */
+export const OPEN_DRAWER = "open:drawer";

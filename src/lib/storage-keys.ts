@@ -4,6 +4,13 @@
  * Constants only (see src/lib/page-signals.ts).
  */
 
+/**
+ * Cookie: "1" while a reader session cookie is set, with the same lifetime; set and cleared by the
+ * server together with that (HttpOnly) cookie, and readable by the page script, so a browser
+ * without it never asks the server about a session (issue 20). `__Host-` prefixed over HTTPS.
+ * It proves nothing: the server decides access from the session cookie alone.
+ */
+export const SIGNED_IN_COOKIE = "sb_signed_in";
 /** localStorage: the auth state, `{ isAuthenticated, accessLevel }` (it only drives the UI). */
 export const AUTH_KEY = "systemAuth";
 /** localStorage: the selected level (Operator, Architect or Mastermind). */

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chaptersFor as libChaptersFor, type ChapterEntry } from "../lib/level-chapters.ts";
 import { canAccess as libCanAccess, levelOf as libLevelOf, LEVELS, type Level } from "../lib/levels.ts";
-import { canAccess, chaptersFor, levelOf, railOutdated, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
+import { SIGNED_IN_COOKIE } from "../lib/storage-keys.ts";
+import { canAccess, chaptersFor, levelOf, mayHoldSession, railOutdated, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
 
 const chapter = (id: number, level: string | null, order = id): ChapterEntry => ({ id, slug: `c${id}`, title: `Chapter ${id}`, level, order });
 
@@ -31,6 +32,20 @@ describe("the page script's copy of the level rule", () => {
         expect(chaptersFor(list, level, reader)).toEqual(libChaptersFor(list, level, reader));
       }),
     );
+  });
+});
+
+describe("mayHoldSession: whether the page asks the server about a session", () => {
+  const signedIn = JSON.stringify({ isAuthenticated: true, accessLevel: "Architect" });
+  it("asks when the browser holds the 'signed in' cookie, plain or __Host-, or a stored signed-in state", () => {
+    expect(mayHoldSession(`${SIGNED_IN_COOKIE}=1`, null)).toBe(true);
+    expect(mayHoldSession("sb_signed_in=1", null)).toBe(true);
+    expect(mayHoldSession("book=x; __Host-sb_signed_in=1; other=2", null)).toBe(true);
+    expect(mayHoldSession("", signedIn)).toBe(true);
+  });
+  it("never asks for a browser that holds neither: an anonymous reader costs the server nothing", () => {
+    for (const cookies of ["", "sb_signed_in=", "sb_signed_in=0", "other=1"]) expect(mayHoldSession(cookies, null), cookies).toBe(false);
+    for (const stored of [null, "", "{", "null", JSON.stringify({ isAuthenticated: false, accessLevel: null }), '"true"']) expect(mayHoldSession("", stored), String(stored)).toBe(false);
   });
 });
 
@@ -69,27 +84,30 @@ describe("selectedLevel", () => {
   });
 });
 
-describe("readerMove: the chapter on screen against the selected level's list", () => {
+describe("readerMove: the chapter on screen against the live list", () => {
   const all = [chapter(1, "Operator", 2), chapter(2, null, 1), chapter(3, "Architect"), chapter(4, "Mastermind")];
 
   it("stays on a chapter of the selected level's list (a chapter with no level is Operator)", () => {
-    expect(readerMove("c1", all, "Operator", null)).toBeNull();
-    expect(readerMove("c2", all, "Operator", null)).toBeNull();
-    expect(readerMove("c3", all, "Architect", "Architect")).toBeNull();
+    expect(readerMove("c1", all, "Operator", null)).toEqual({ level: "Operator" });
+    expect(readerMove("c2", all, null, null)).toEqual({ level: "Operator" });
+    expect(readerMove("c3", all, "Architect", "Architect")).toEqual({ level: "Architect" });
   });
 
   it("selects the level of a chapter the reader followed a link to and may read", () => {
-    expect(readerMove("c3", all, "Operator", "Architect")).toEqual({ select: "Architect" });
-    expect(readerMove("c1", all, "Mastermind", "Mastermind")).toEqual({ select: "Operator" });
+    expect(readerMove("c3", all, "Operator", "Architect")).toEqual({ level: "Architect" });
+    expect(readerMove("c1", all, "Mastermind", "Mastermind")).toEqual({ level: "Operator" });
   });
 
-  it("goes to the first chapter of the list when the chapter is gone or out of reach", () => {
-    expect(readerMove("c9", all, "Operator", null)).toEqual({ go: "c2" });
-    expect(readerMove("c4", all, "Operator", "Architect")).toEqual({ go: "c2" });
+  it("goes to the first chapter of the selected list when the chapter is gone or out of reach", () => {
+    expect(readerMove("c9", all, "Operator", null)).toEqual({ level: "Operator", go: "c2" });
+    expect(readerMove("c4", all, "Operator", "Architect")).toEqual({ level: "Operator", go: "c2" });
+    // A stored level the reader may no longer read is no selection: Operator's list.
+    expect(readerMove("c9", all, "Mastermind", "Architect")).toEqual({ level: "Operator", go: "c2" });
+    expect(readerMove("c9", all, "Architect", "Architect")).toEqual({ level: "Architect", go: "c3" });
   });
 
   it("stays when the list is empty", () => {
-    expect(readerMove("c9", [], "Operator", null)).toBeNull();
+    expect(readerMove("c9", [], "Operator", null)).toEqual({ level: "Operator", go: undefined });
   });
 });
 

@@ -2,13 +2,14 @@
  * The page script: all a page does before the reader first needs an island (issue 13), in one
  * small module with no framework and no store. Base.astro runs it on every page.
  *
- * - every page: the theme switch; the session asked of the server and stored (`systemAuth`, the
- *   header's links); F8 to the notification region; a notice the previous page left; the chapter
- *   drawer on a tap that lands before the Navigator island is up; the meeting request (/in-person);
+ * - every page: the theme switch; the session asked of the server, only by a browser that holds a
+ *   sign-in (`mayHoldSession`), and stored (`systemAuth`, the header's links); F8 to the
+ *   notification region; a notice the previous page left; the chapter drawer on a tap that lands
+ *   before the Navigator island is up; the meeting request (/in-person);
  * - chapter pages: ArrowLeft/h and ArrowRight/l (the server-rendered rel=prev/next links), the
- *   reading-progress bar (also /apply), the rail hiding on scrolling down, the current chapter
- *   marked in the rail and drawer, the live chapter-list check (a redirect or a level switch,
- *   SPEC.md section 4), continue reading and the reading heartbeats.
+ *   reading-progress bar (also /apply), the rail hiding on scrolling down, the live chapter-list
+ *   check (a redirect or a level switch,
+ *   SPEC.md section 4), continue reading, "On this page" and the reading heartbeats.
  *
  * The islands take over without doing anything twice. They read what this script stored (the
  * session, the selected level, the cached chapter list) instead of asking again; the keys, the
@@ -23,8 +24,15 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BUILT_CHAPTERS_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
-import { AUTH_KEY, CHAPTER_LIST_KEY, CHAPTER_LIST_TTL_MS, PENDING_NOTICE_KEY, READER_PLACE_KEY, SELECTED_LEVEL_KEY } from "../lib/storage-keys.ts";
+import { BUILT_CHAPTERS_ID, ISLAND_FILES_ID, OPEN_DRAWER, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import {
+  AUTH_KEY,
+  CHAPTER_LIST_KEY,
+  CHAPTER_LIST_TTL_MS,
+  PENDING_NOTICE_KEY,
+  READER_PLACE_KEY,
+  SELECTED_LEVEL_KEY,
+} from "../lib/storage-keys.ts";
 import { currentTheme, setTheme } from "../stores/theme.ts";
 import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
 
@@ -56,26 +64,32 @@ export function scrollPercent(y: number, height: number, viewport: number): numb
 /** The selected level (SPEC.md section 4): the stored one while the reader may read it, else Operator. */
 export const selectedLevel = (stored: string | null, held: Level | null) => (canAccess(held, levelOf(stored)) ? levelOf(stored) : "Operator");
 
-export type ReaderMove = { go: string } | { select: Level } | null;
-
 /**
- * What the reader does about the chapter on screen once the list is known (SPEC.md section 4).
- * Nothing while the chapter is in the selected level's list. When the page opens on a chapter of
- * another level the reader may read (they followed a link there), that level becomes the selected
- * one. Otherwise the reader goes to the list's first chapter.
+ * Where the reader stands once the live list is known (SPEC.md section 4): on a chapter they may
+ * read, its level is the selected one (in the selected level's list, or followed a link to it:
+ * decision 0006); on a chapter gone or out of reach, the stored selection's first chapter (`go`).
  */
-export function readerMove(slug: string, all: readonly ChapterEntry[], selected: Level, held: Level | null): ReaderMove {
-  const list = chaptersFor(all, selected, held);
+export function readerMove(slug: string, all: readonly ChapterEntry[], stored: string | null, held: Level | null): { level: Level; go?: string } {
   const here = all.find((c) => c.slug === slug);
-  if (list.some((c) => c === here)) return null;
-  if (here && canAccess(held, levelOf(here.level))) return { select: levelOf(here.level) };
-  return list[0] ? { go: list[0].slug } : null;
+  if (here && canAccess(held, levelOf(here.level))) return { level: levelOf(here.level) };
+  const level = selectedLevel(stored, held);
+  return { level, go: chaptersFor(all, level, held)[0]?.slug };
 }
 
 /** Whether the rail must show another list than the one the page was built with. */
 export function railOutdated(built: readonly ChapterEntry[], shown: readonly ChapterEntry[]): boolean {
   return built.length !== shown.length || built.some((c, i) => c.slug !== shown[i]!.slug || c.title !== shown[i]!.title);
 }
+
+/**
+ * Whether this browser may hold a reader session, from what it has without asking (issue 20): the
+ * readable "signed in" cookie the server sets and clears with the session cookie, or a stored
+ * signed-in state (a session older than that cookie, or one that ended while the page was away).
+ * Only then is the server asked; an anonymous reader's pages ask it nothing.
+ */
+export const mayHoldSession = (cookies: string, stored: string | null): boolean =>
+  // SIGNED_IN_COOKIE, spelled out (page.test.ts checks the two agree), plain or __Host- prefixed.
+  /sb_signed_in=1/.test(cookies) || /"isAuthenticated":true/.test(stored ?? "");
 
 /** Browser storage, which may be unavailable (private modes): then it reads null and keeps nothing. */
 function read(key: string, storage = localStorage): string | null {
@@ -106,19 +120,20 @@ export function startPage(): void {
   const root = document.documentElement;
   const onScroll: Array<() => void> = [];
 
-  // Theme: the head script applied the stored one before first paint.
-  const toggle = document.getElementById("theme-toggle");
-  const label = () => toggle?.setAttribute("aria-label", `Switch to ${currentTheme() === "dark" ? "light" : "dark"} theme`);
-  label();
-  toggle?.addEventListener("click", () => {
-    setTheme(currentTheme() === "dark" ? "light" : "dark");
-    label();
-  });
+  // Theme: the head script applied the stored one before first paint; the switch's name follows by CSS.
+  document.getElementById("theme-toggle")?.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark"));
 
-  // The session: the server's answer is stored, for the header and the auth store to follow. The
-  // admin's tier preview (src/server/pages/preview-page.ts) names the tier instead, stored nowhere.
+  // The session: the server's answer is stored, for the header and the auth store to follow; a
+  // browser that holds no sign-in is signed out without asking. The admin's tier preview
+  // (src/server/pages/preview-page.ts) names the tier instead, stored nowhere.
   const preview = root.dataset.previewTier;
-  const session = (preview ? Promise.resolve({ authenticated: rank(preview) > 0, level: preview }) : get<{ authenticated: boolean; level: unknown }>("/api/auth/session"))
+  type Answer = { authenticated?: boolean; level?: unknown };
+  const answer: Promise<Answer> = preview
+    ? Promise.resolve({ authenticated: rank(preview) > 0, level: preview })
+    : mayHoldSession(document.cookie, read(AUTH_KEY))
+      ? get<Answer>("/api/auth/session")
+      : Promise.resolve({});
+  const session = answer
     .then(({ authenticated, level }) => {
       const held = authenticated && rank(level) >= 0 ? (level as Level) : null;
       if (!preview) write(AUTH_KEY, held && JSON.stringify({ isAuthenticated: true, accessLevel: held }));
@@ -134,41 +149,50 @@ export function startPage(): void {
       dispatchEvent(new Event(SESSION_CHECKED));
     });
 
-  // The islands' files, fetched into the cache without running, once the page has loaded: not
-  // on the line while it paints (src/directives/integration.ts).
-  addEventListener("load", () => {
+  // The islands' files, fetched into the cache without running, when the reader first touches the
+  // page or presses a key (src/directives/integration.ts): a reader who only reads the first screen
+  // never downloads them (issue 20: 2), and one who reaches for the menu has them on the way.
+  const prefetch = () => {
+    // (Once: the template is empty after its first use.)
     const files = document.getElementById(ISLAND_FILES_ID) as HTMLTemplateElement | null;
     if (files) document.head.append(files.content);
-  });
+  };
+  for (const type of ["pointerdown", "keydown"]) addEventListener(type, prefetch, { capture: true, once: true });
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
 
-  // A tap on the menu before the Navigator island is up opens the drawer at once; the island,
-  // woken by the same touch, adopts it. Marked answered, so the directive does not replay it.
-  const drawer = document.querySelector<HTMLDialogElement>("dialog#chapter-drawer");
+  // The menu (the chapter bar's button, or the header's). Before the Navigator island is up, a tap
+  // opens the drawer at once and wakes the island, which adopts it (marked answered, so the
+  // directive does not replay it); once it is up, a control outside it asks it to open.
+  const drawer = document.getElementById("chapter-drawer") as HTMLDialogElement | null;
   const asleep = () => drawer?.closest("astro-island")?.hasAttribute("ssr");
   const expanded = (open: boolean) => {
-    for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.setAttribute("aria-expanded", `${open}`);
+    for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.ariaExpanded = `${open}`;
   };
   document.addEventListener(
     "click",
     (event) => {
-      if (asleep() && (event.target as Element).closest?.('[aria-controls="chapter-drawer"]')) {
+      const target = event.target as Element;
+      // A jump from the drawer's "On this page" list: the drawer closes, and the page moves there.
+      if (target.closest?.(".toc-link")) drawer?.close();
+      const control = target.closest?.('[aria-controls="chapter-drawer"]');
+      if (!control || !drawer) return;
+      if (asleep()) {
         event.preventDefault();
-        drawer!.showModal();
+        drawer.showModal();
         expanded(true);
-      }
+        dispatchEvent(new Event(WAKE_NAVIGATOR));
+      } else if (!control.closest("astro-island")) dispatchEvent(new Event(OPEN_DRAWER));
     },
     true,
   );
-  drawer?.addEventListener("close", () => asleep() && expanded(false));
 
   // The meeting request on /in-person (src/components/MeetingRequestDialog.astro) is only logged
   // and cleared (SPEC.md section 4): its method="dialog" form closes the modal itself. A click on
   // a light-dismiss dialog's backdrop lands on the dialog (for browsers without closedby).
   document.addEventListener("submit", ({ target: form }) => {
-    if (!(form as HTMLFormElement).matches("#meeting-request-form")) return;
+    if ((form as HTMLFormElement).id !== "meeting-request-form") return;
     console.log("Private meeting request:", Object.fromEntries(new FormData(form as HTMLFormElement)));
     (form as HTMLFormElement).reset();
   });
@@ -178,7 +202,7 @@ export function startPage(): void {
     const target = event.target as HTMLElement;
     if (event.key === "F8") {
       event.preventDefault();
-      document.querySelector<HTMLElement>('[aria-label="Notifications (F8)"]')?.focus();
+      document.getElementById("notifications")?.focus();
     }
     // Previous and Next: the only links with these rels (src/lib/chapter-body.ts).
     const link = document.querySelector<HTMLElement>(`a[rel=${STEPS[event.key]}]`);
@@ -232,7 +256,6 @@ export function startPage(): void {
 function startReading(article: HTMLElement, session: Promise<Level | null | undefined>, rail: HTMLElement | null, preview?: string): () => void {
   const slug = article.dataset.chapterSlug!;
   const level = levelOf(article.dataset.chapterLevel);
-  for (const link of document.querySelectorAll(`.rail-link[href="/${slug}"], .drawer-link[href="/${slug}"]`)) link.setAttribute("aria-current", "page");
 
   // The live chapter list, cached 15 minutes as the chapter-list store keeps it (which then finds
   // it there); the list the page was built with stands in when it cannot be had.
@@ -247,13 +270,11 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
         }, () => built);
   void Promise.all([session, list]).then(([held, chapters]) => {
     if (held === undefined) return;
-    let selected = selectedLevel(read(SELECTED_LEVEL_KEY), held);
     // A preview shows its chapter whatever the lists hold (a draft is in none).
-    const move = preview ? { select: level } : readerMove(slug, chapters, selected, held);
-    if (move && "go" in move) return location.replace(`/${move.go}`);
-    if (move) selected = move.select;
-    write(SELECTED_LEVEL_KEY, selected);
-    if (rail && railOutdated(chaptersFor(built, "Operator", null), chaptersFor(chapters, selected, held))) dispatchEvent(new Event(WAKE_NAVIGATOR));
+    const move: { level: Level; go?: string } = preview ? { level } : readerMove(slug, chapters, read(SELECTED_LEVEL_KEY), held);
+    if (move.go) return location.replace(`/${move.go}`);
+    write(SELECTED_LEVEL_KEY, move.level);
+    if (rail && railOutdated(chaptersFor(built, "Operator", null), chaptersFor(chapters, move.level, held))) dispatchEvent(new Event(WAKE_NAVIGATOR));
   });
 
   // A signed-in client's reading counts towards the figures on their profile (best effort: a
@@ -265,7 +286,6 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
     if (!held || preview) return;
     beat();
     setInterval(beat, HEARTBEAT_MS);
-    document.addEventListener("visibilitychange", beat);
   });
 
   // Continue reading (beyond the spec): per level, the chapter last read and the subsection being
@@ -282,25 +302,29 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   const remembered = places()[level];
   const offer = document.querySelector<HTMLElement>("[data-continue]")!;
   let last = remembered?.slug === slug ? remembered.section : undefined;
-  const target = last ? document.getElementById(last) : null;
-  if (target && !location.hash && scrollY < 100) {
+  // The offer's "Continue reading" is a link to the subsection; either choice puts the offer away.
+  if (last && document.getElementById(last) && !location.hash && scrollY < 100) {
     offer.querySelector("strong")!.textContent = remembered!.sectionTitle ?? "further down";
+    offer.querySelector("a")!.href = `#${last}`;
     offer.hidden = false;
-    offer.addEventListener("click", (event) => {
-      const button = (event.target as Element).closest("button");
-      if (!button) return;
-      offer.hidden = true;
-      if (button.hasAttribute("data-continue-jump")) {
-        target.scrollIntoView({ block: "start" });
-        target.querySelector("h2")?.focus({ preventScroll: true });
-      }
-    });
+    offer.addEventListener("click", (event) => (event.target as Element).closest("a,button") && (offer.hidden = true));
   } else if (remembered?.slug !== slug) {
     remember({ slug });
   }
+  // "On this page" (beside the text, and in the drawer) marks the subsection being read.
   const sections = [...article.querySelectorAll<HTMLElement>("[data-subsection]")];
-  return () => {
+  let marked: string | undefined;
+  const mark = () => {
     const reading = sections.filter((s) => s.getBoundingClientRect().top < innerHeight * 0.4).pop();
+    if (reading?.id !== marked) {
+      marked = reading?.id;
+      for (const link of document.querySelectorAll(".toc-link")) link.ariaCurrent = link.getAttribute("href") === `#${marked}` ? "location" : null;
+    }
+    return reading;
+  };
+  mark();
+  return () => {
+    const reading = mark();
     if (!reading || reading.id === last) return;
     last = reading.id;
     offer.hidden = true;

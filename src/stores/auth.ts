@@ -2,7 +2,9 @@
  * The reader's auth state (SPEC.md sections 3 and 4), persisted in browser storage as
  * `systemAuth`. It only drives the UI: the server decides access on every request.
  * On load it restores from storage (removing corrupt data), then takes the server's view of the
- * session cookie, which the page script (src/scripts/page.ts) asks for on every page and stores.
+ * session cookie, which the page script (src/scripts/page.ts) settles on every page and stores: it
+ * asks the server only when the browser holds a sign-in (the readable "signed in" cookie, or a
+ * stored signed-in state), and takes an anonymous reader as signed out without asking.
  */
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
@@ -76,7 +78,7 @@ let restoring: Promise<void> | undefined;
 
 /**
  * Restores the state once per page: storage first (instant UI), then the server's answer, which
- * the page script stores (it asks on every page, so this store never asks a second time).
+ * the page script stores (it settles the session on every page, so this store never asks again).
  */
 export function restoreAuth(): Promise<void> {
   restoring ??= new Promise((resolve) => {

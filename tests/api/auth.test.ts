@@ -44,9 +44,12 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
     const response = await login({ login: code.login, password: code.password });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ level: "Architect" });
-    const cookie = response.headers.getSetCookie()[0]!;
+    const [cookie, signedIn] = response.headers.getSetCookie();
     expect(cookie).toMatch(/^sb_reader=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
     expect(cookie).not.toContain("Secure");
+    // With it, the readable "signed in" cookie: the same lifetime, no secret, not HttpOnly.
+    const maxAge = /Max-Age=(\d+)/.exec(cookie!)![1];
+    expect(signedIn).toBe(`sb_signed_in=1; Path=/; SameSite=Lax; Max-Age=${maxAge}`);
     expect(await sessionWith(cookieOf(response))).toEqual({ authenticated: true, level: "Architect" });
     const codes = await database.db.query.accessCodes.findFirst({ where: (t, { eq }) => eq(t.login, code.login) });
     expect(codes?.usedAt).toBeInstanceOf(Date);
@@ -60,6 +63,7 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
       const code = await issueAccessCode(database.db, { level: "Architect" });
       const response = await login({ login: code.login, password: code.password });
       expect(response.headers.getSetCookie()[0]).toMatch(/^__Host-sb_reader=.*; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure$/);
+      expect(response.headers.getSetCookie()[1]).toMatch(/^__Host-sb_signed_in=1; Path=\/; SameSite=Lax; Max-Age=\d+; Secure$/);
     } finally {
       useConfig(previous);
     }
@@ -255,9 +259,25 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
     expect((await api(`/api/chapters/${architectChapter.slug}`, { headers: { cookie } })).status).toBe(200);
     const out = await api("/api/auth/logout", { method: "POST", headers: { cookie } });
     expect(out.status).toBe(200);
-    expect(out.headers.getSetCookie()[0]).toMatch(/^sb_reader=; Path=\/; HttpOnly; SameSite=Lax; Max-Age=0/);
+    expect(out.headers.getSetCookie()).toEqual(["sb_reader=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0", "sb_signed_in=; Path=/; SameSite=Lax; Max-Age=0"]);
     expect(await sessionWith(cookie)).toEqual({ authenticated: false, level: null });
     expect((await api(`/api/chapters/${architectChapter.slug}`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it("keeps the readable 'signed in' cookie in step with the session when asked about it, and sets nothing for anonymous callers", async () => {
+    const anonymous = await api("/api/auth/session");
+    expect(await anonymous.json()).toEqual({ authenticated: false, level: null });
+    expect(anonymous.headers.getSetCookie()).toEqual([]);
+    // A session from before that cookie existed gets it, for what is left of the session.
+    const { cookie } = await loginAs(api, database.db, "Architect");
+    const renewed = await api("/api/auth/session", { headers: { cookie } });
+    const [signedIn] = renewed.headers.getSetCookie();
+    expect(signedIn).toMatch(/^sb_signed_in=1; Path=\/; SameSite=Lax; Max-Age=\d+$/);
+    expect(Number(/Max-Age=(\d+)/.exec(signedIn!)![1])).toBeGreaterThan(29 * 24 * 3600);
+    // A leftover cookie of a session that ended is cleared with the session cookie.
+    await api("/api/auth/logout", { method: "POST", headers: { cookie } });
+    const ended = await api("/api/auth/session", { headers: { cookie: `${cookie}; sb_signed_in=1` } });
+    expect(ended.headers.getSetCookie()).toEqual(["sb_reader=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0", "sb_signed_in=; Path=/; SameSite=Lax; Max-Age=0"]);
   });
 
   it("deactivating a code ends its sessions at once", async () => {

@@ -36,8 +36,8 @@ test.describe("without JavaScript", () => {
     const photo = page.locator("[data-subsection] img").first();
     await expect(photo).toHaveAttribute("alt", /\S/);
     expect(await photo.evaluate((img) => getComputedStyle(img).maxHeight)).toBe("300px");
-    // Photos further down load lazily.
-    for (const img of (await page.locator("[data-subsection] img").all()).slice(1)) await expect(img).toHaveAttribute("loading", "lazy");
+    // Photos load lazily: they come after the chapter's opening text.
+    for (const img of await page.locator("[data-subsection] img").all()) await expect(img).toHaveAttribute("loading", "lazy");
     // Rail, drawer list and Next work as plain links.
     await expect(page.getByRole("navigation", { name: "Chapter rail" }).getByRole("link")).toHaveCount(chapters.length);
     await expect(page.getByTestId("next")).toHaveAttribute("href", `/${chapters[1]!.slug}`);
@@ -57,7 +57,7 @@ async function ready(page: Page, phase: Phase): Promise<void> {
 
 for (const phase of PHASES) {
   test.describe(phase, () => {
-    test("the progress bar follows the scroll from 0 to 100 and the chapter title stays in view", async ({ page }) => {
+    test("the progress bar follows the scroll from 0 to 100 and the chapter title stays in view in the chapter bar", async ({ page }) => {
       await page.goto(`/${chapters[0]!.slug}`);
       await ready(page, phase);
       const bar = page.getByRole("progressbar", { name: "Reading progress" });
@@ -73,10 +73,14 @@ for (const phase of PHASES) {
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       await expect(bar).toHaveAttribute("aria-valuenow", "100");
       await expect.poll(drawn).toBeCloseTo(1, 2);
-      const title = page.getByRole("heading", { level: 1 });
-      const box = await title.boundingBox();
-      expect(box!.y).toBeGreaterThanOrEqual(0);
-      expect(box!.y).toBeLessThan(120);
+      // The sticky chapter title: the chapter bar, at the top, with the title and the bar in it.
+      const chapterBar = page.locator(".chapter-bar");
+      await expect(chapterBar.locator(".chapter-bar-title")).toHaveText(chapters[0]!.title);
+      await expect(chapterBar.locator(".chapter-bar-title")).toHaveCSS("opacity", "1");
+      const box = (await chapterBar.boundingBox())!;
+      expect(box.y).toBe(0);
+      expect(box.height).toBeLessThanOrEqual(50);
+      expect(await chapterBar.locator("#reading-progress").count()).toBe(1);
     });
 
     test("Previous and Next move within the level; the first chapter has no Previous, the last no Next", async ({ page }) => {
@@ -151,7 +155,7 @@ for (const phase of PHASES) {
     test("the drawer is a dialog: focus moves in, Tab stays inside, Escape closes and focus returns; body scroll is locked", async ({ page }) => {
       await page.goto(`/${chapters[0]!.slug}`);
       await ready(page, phase);
-      // The rail's menu button: from 640 px it is a reader page's one menu control.
+      // The chapter bar's menu button: a reader page's one menu control.
       const toggle = page.getByRole("button", { name: "Open the chapter list" });
       await toggle.click();
       const drawer = page.getByRole("dialog", { name: "Chapters" });
@@ -257,7 +261,7 @@ for (const phase of PHASES) {
       await ready(page, phase);
       const offer = page.getByRole("region", { name: "Continue reading" });
       await expect(offer).toContainText(title);
-      await offer.getByRole("button", { name: "Continue reading" }).click();
+      await offer.getByRole("link", { name: "Continue reading" }).click();
       await expect(offer).toBeHidden();
       await expect(second.getByRole("heading", { level: 2 })).toBeInViewport();
     });

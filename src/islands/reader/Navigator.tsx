@@ -1,7 +1,9 @@
 /**
- * The chapter navigator (SPEC.md sections 2, 4 and 9): the header's menu toggle, the 64 px rail
- * of numbered chapters (reader pages only) and the 320 px drawer with the chapter list, the
- * level switch and the footer links.
+ * The chapter navigator (SPEC.md sections 2, 4 and 9): the header's menu toggle (pages other than
+ * chapters: there the chapter bar's button is the one menu control, ChapterView.astro), the 64 px
+ * rail of numbered chapters (reader pages only) and the 320 px drawer with the chapter list, the
+ * chapter's "On this page" list (below 1280 px; beside the text above that), the level switch and
+ * the footer links.
  *
  * Server-rendered with the build's chapter list, so the rail and its links work before any
  * script runs. It reads the current chapter from the `$currentChapter` store (set from the
@@ -32,6 +34,7 @@ import {
 } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
+import { DRAWER_TOC_ID, ON_THIS_PAGE_SHELL, OPEN_DRAWER } from "../../lib/page-signals.ts";
 import { createTooltipTimer } from "./tooltip-timer.ts";
 
 export const DRAWER_NAVIGATION_DELAY_MS = 300;
@@ -55,6 +58,15 @@ interface Props {
   rail?: boolean;
 }
 
+/**
+ * The chapter's "On this page" items: filled into the page by the chapter page function, kept as
+ * they are (React never renders them). In the chapter shell, the placeholder the function fills.
+ */
+function onThisPage(): string {
+  if (typeof document === "undefined") return ON_THIS_PAGE_SHELL;
+  return document.getElementById(DRAWER_TOC_ID)?.innerHTML ?? "";
+}
+
 /** Whether the page script opened the drawer before this island woke (a tap it must not lose). */
 function openedEarly(): boolean {
   return typeof document !== "undefined" && document.querySelector<HTMLDialogElement>("dialog#chapter-drawer")?.open === true;
@@ -75,6 +87,7 @@ export default function Navigator({ rail = false }: Props) {
   const opener = useRef<HTMLElement | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState("");
+  const [toc] = useState(onThisPage);
   /** The rail button whose title shows beside it, and where (its middle, from the top of the screen). */
   const [tip, setTip] = useState<{ title: string; top: number } | null>(null);
   const tips = useMemo(
@@ -107,6 +120,17 @@ export default function Navigator({ rail = false }: Props) {
     if (pointed) tips.enter(pointed);
   }, [tips]);
 
+  // The chapter bar's menu button (outside this island) opens the drawer through the page script.
+  useEffect(() => {
+    const open = () => {
+      opener.current = document.activeElement as HTMLElement | null;
+      tips.leave();
+      setOpen(true);
+    };
+    addEventListener(OPEN_DRAWER, open);
+    return () => removeEventListener(OPEN_DRAWER, open);
+  }, [tips]);
+
   // A tooltip goes when its button moves away (the rail hides on scrolling) and on Escape.
   useEffect(() => {
     if (!rail) return;
@@ -126,6 +150,12 @@ export default function Navigator({ rail = false }: Props) {
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
+    // Every control that opens it says whether it is open (the chapter bar's button is outside
+    // this island; one the page script opened and the browser closed before now says so here).
+    const expanded = (value: boolean) => {
+      for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.setAttribute("aria-expanded", `${value}`);
+    };
+    expanded(open);
     if (!open) {
       if (element.open) element.close();
       return;
@@ -136,7 +166,9 @@ export default function Navigator({ rail = false }: Props) {
     }, DRAWER_LIST_SCROLL_DELAY_MS);
     return () => {
       window.clearTimeout(timer);
-      opener.current?.focus();
+      expanded(false);
+      // Without scrolling: a jump to a subsection from "On this page" has just moved the page.
+      opener.current?.focus({ preventScroll: true });
     };
   }, [open]);
 
@@ -195,14 +227,13 @@ export default function Navigator({ rail = false }: Props) {
     }
   };
 
-  // One menu control at a time: on reader pages from 640 px the rail's button opens the drawer
-  // and the header's hides; on a phone the rail hides and the header's is the one (the drawer
-  // lists the rail's numbers). Pages without a rail always show the header's.
+  // One menu control at a time: on reader pages it is the chapter bar's button, always in view
+  // (the header's hides; the rail has none); other pages show the header's.
   return (
     <>
       <button
         type="button"
-        className={`-ml-2 inline-flex items-center gap-2 rounded-sm px-2 py-2 text-sm hover:bg-[var(--color-line)] ${rail ? "sm:hidden" : ""}`}
+        className={rail ? "hidden" : "-ml-2 inline-flex items-center gap-2 rounded-sm px-2 py-2 text-sm hover:bg-[var(--color-line)]"}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls="chapter-drawer"
@@ -220,17 +251,6 @@ export default function Navigator({ rail = false }: Props) {
           data-testid="rail"
           className="rail fixed inset-y-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 sm:flex"
         >
-          <button
-            type="button"
-            className="mb-2 rounded-sm p-2 hover:bg-[var(--color-line)]"
-            aria-label="Open the chapter list"
-            aria-haspopup="dialog"
-            aria-expanded={open}
-            aria-controls="chapter-drawer"
-            onClick={openDrawer}
-          >
-            <MenuIcon />
-          </button>
           <ol className="flex flex-col items-center gap-1 overflow-y-auto">
             {levelChapters.map((chapter, index) => (
               <li key={chapter.slug}>
@@ -268,6 +288,8 @@ export default function Navigator({ rail = false }: Props) {
           event.preventDefault();
           setOpen(false);
         }}
+        // Closed by the page (a jump from "On this page"): the state follows.
+        onClose={() => setOpen(false)}
         onClick={(event) => {
           if (event.target === dialog.current) setOpen(false);
         }}
@@ -353,6 +375,13 @@ export default function Navigator({ rail = false }: Props) {
                 <SearchResults query={query} held={held} onChoose={go} />
               </Suspense>
             </div>
+          )}
+
+          {rail && (
+            <nav aria-label="On this page" className="drawer-toc max-h-[35dvh] overflow-y-auto border-b border-[var(--color-line)] px-5 py-3" hidden={searching || teased !== null}>
+              <h3 className="on-this-page-title">On this page</h3>
+              <ol id={DRAWER_TOC_ID} dangerouslySetInnerHTML={{ __html: toc }} />
+            </nav>
           )}
 
           <ol ref={list} className="flex-1 overflow-y-auto py-2" data-testid="drawer-list" hidden={searching || teased !== null}>

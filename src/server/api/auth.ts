@@ -5,6 +5,7 @@ import { json, route } from "../http/respond.ts";
 import { database } from "../db/index.ts";
 import { checkLogin } from "../auth/login.ts";
 import { endSession, issueSession, readerSession } from "../auth/session.ts";
+import { clearedCookies, hasReaderCookies, signedInCookie } from "../auth/cookies.ts";
 import { accessCodeUsedStatement, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
 import { HttpError } from "../http/errors.ts";
 import { levelOf } from "../../lib/levels.ts";
@@ -40,15 +41,27 @@ export const validate = route({
     );
     if (hasExpired(code, now)) throw new HttpError(403, "access_code_expired", EXPIRED_CODE_MESSAGE);
     const session = await issueSession(db, "reader", { accessCodeId: code.id }, now, [...settle, accessCodeUsedStatement(code.id, now)]);
-    return json({ level: levelOf(code.level) }, { headers: { "set-cookie": session.cookie } });
+    return json({ level: levelOf(code.level) }, { cookies: session.cookies });
   },
 });
 
-/** GET /api/auth/session: {authenticated, level} as the server sees the cookie. */
+/**
+ * GET /api/auth/session: {authenticated, level} as the server sees the cookie. The page script
+ * asks only while the browser holds the readable "signed in" cookie or a stored signed-in state
+ * (issue 20), so the answer keeps that cookie in step: renewed for the session's remaining life
+ * (a session from before the cookie existed gets it here), cleared with the session cookie when
+ * the session has ended (signed out elsewhere, expired, its code ended).
+ */
 export const session = route({
   GET: async (request) => {
-    const current = await readerSession(await database(), request);
-    return json({ authenticated: current !== null, level: current?.level ?? null });
+    const now = new Date();
+    const current = await readerSession(await database(), request, now);
+    const cookies = current
+      ? [signedInCookie(Math.max(1, Math.floor((current.expire.getTime() - now.getTime()) / 1000)))]
+      : hasReaderCookies(request)
+        ? clearedCookies("reader")
+        : [];
+    return json({ authenticated: current !== null, level: current?.level ?? null }, { cookies });
   },
 });
 
@@ -56,7 +69,6 @@ export const session = route({
 export const logout = route({
   POST: async (request) => {
     requireSameSite(request);
-    const cookie = await endSession(await database(), request, "reader");
-    return json({ authenticated: false }, { headers: { "set-cookie": cookie } });
+    return json({ authenticated: false }, { cookies: await endSession(await database(), request, "reader") });
   },
 });

@@ -1,4 +1,5 @@
 /** Reading and writing the session cookies. */
+import { SIGNED_IN_COOKIE } from "../../lib/storage-keys.ts";
 import { config } from "../config.ts";
 
 export type SessionKind = "reader" | "admin";
@@ -18,11 +19,37 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-export function sessionCookie(kind: SessionKind, token: string, maxAgeSeconds: number): string {
+function sessionCookie(kind: SessionKind, token: string, maxAgeSeconds: number): string {
   const secure = config().secureCookies ? "; Secure" : "";
   return `${cookieName(kind)}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-export function clearedCookie(kind: SessionKind): string {
-  return sessionCookie(kind, "", 0);
+/** The name of the readable "signed in" cookie (`__Host-` prefixed whenever cookies are Secure). */
+export function signedInCookieName(): string {
+  return `${config().secureCookies ? "__Host-" : ""}${SIGNED_IN_COOKIE}`;
+}
+
+/**
+ * The cookies a session of `kind` sets: its session cookie and, for a reader, the readable
+ * "signed in" cookie with the same lifetime (src/lib/storage-keys.ts says what it is for).
+ */
+export function sessionCookies(kind: SessionKind, token: string, maxAgeSeconds: number): string[] {
+  const session = sessionCookie(kind, token, maxAgeSeconds);
+  return kind === "admin" ? [session] : [session, signedInCookie(maxAgeSeconds)];
+}
+
+/** The readable "signed in" cookie, for `maxAgeSeconds` (0 clears it). Not HttpOnly: the page script reads it. */
+export function signedInCookie(maxAgeSeconds: number): string {
+  const secure = config().secureCookies ? "; Secure" : "";
+  return `${signedInCookieName()}=${maxAgeSeconds > 0 ? "1" : ""}; Path=/; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** The cookies that clear a session of `kind` (for a reader, the "signed in" cookie too). */
+export function clearedCookies(kind: SessionKind): string[] {
+  return sessionCookies(kind, "", 0);
+}
+
+/** Whether a request carries any of a reader session's cookies. */
+export function hasReaderCookies(request: Request): boolean {
+  return readCookie(request, cookieName("reader")) !== undefined || readCookie(request, signedInCookieName()) !== undefined;
 }

@@ -10,7 +10,7 @@ import { SignJWT, jwtVerify } from "jose";
 import type { Database } from "../db/types.ts";
 import { accessCodes, adminAccounts, sessions } from "../db/schema.ts";
 import { levelOf, type Level } from "../../lib/levels.ts";
-import { clearedCookie, cookieName, readCookie, sessionCookie, type SessionKind } from "./cookies.ts";
+import { clearedCookies, cookieName, readCookie, sessionCookies, type SessionKind } from "./cookies.ts";
 import { sessionKey } from "./secret.ts";
 
 export const ISSUER = "system-book";
@@ -23,7 +23,8 @@ export const SESSION_TTL_SECONDS: Record<SessionKind, number> = {
 export interface IssuedSession {
   sid: string;
   token: string;
-  cookie: string;
+  /** The Set-Cookie values: the session cookie first (and a reader's "signed in" cookie). */
+  cookies: string[];
 }
 
 /**
@@ -54,7 +55,7 @@ export async function issueSession(
     .setIssuedAt(Math.floor(now.getTime() / 1000))
     .setExpirationTime(Math.floor(expire.getTime() / 1000))
     .sign(sessionKey());
-  return { sid, token, cookie: sessionCookie(kind, token, ttl) };
+  return { sid, token, cookies: sessionCookies(kind, token, ttl) };
 }
 
 /** The session id a request's cookie proves, or null for a missing, tampered, expired or foreign token. */
@@ -79,6 +80,8 @@ export interface ReaderSession {
   sid: string;
   accessCodeId: number;
   level: Level;
+  /** When the session ends. */
+  expire: Date;
 }
 
 /**
@@ -90,7 +93,7 @@ export async function readerSession(db: Database, request: Request, now = new Da
   const sid = await verifiedSid(request, "reader", now);
   if (!sid) return null;
   const [row] = await db
-    .select({ sid: sessions.sid, accessCodeId: accessCodes.id, level: accessCodes.level })
+    .select({ sid: sessions.sid, accessCodeId: accessCodes.id, level: accessCodes.level, expire: sessions.expire })
     .from(sessions)
     .innerJoin(accessCodes, eq(accessCodes.id, sessions.accessCodeId))
     .where(
@@ -122,9 +125,9 @@ export async function adminSession(db: Database, request: Request, now = new Dat
   return row ?? null;
 }
 
-/** Revokes the request's session of `kind` (if any); answers the cookie that clears it. */
-export async function endSession(db: Database, request: Request, kind: SessionKind): Promise<string> {
+/** Revokes the request's session of `kind` (if any); answers the Set-Cookie values that clear it. */
+export async function endSession(db: Database, request: Request, kind: SessionKind): Promise<string[]> {
   const sid = await verifiedSid(request, kind);
   if (sid) await db.delete(sessions).where(eq(sessions.sid, sid));
-  return clearedCookie(kind);
+  return clearedCookies(kind);
 }

@@ -10,9 +10,10 @@ const baseHeaders = {
   "x-content-type-options": "nosniff",
 };
 
-export function json(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+export function json(data: unknown, init: { status?: number; headers?: HeadersInit; cookies?: readonly string[] } = {}): Response {
   const headers = new Headers(baseHeaders);
   for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+  for (const cookie of init.cookies ?? []) headers.append("set-cookie", cookie);
   return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
 }
 

@@ -12,7 +12,8 @@
  *   answers the kept page while nothing changed.
  * (docs/decisions/0007 says why chapter pages are not static files.)
  */
-import { chapterDescription, neighbours, renderChapterBody, renderChapterPager } from "../../lib/chapter-body.ts";
+import { chapterDescription, neighbours, renderChapterBody, renderChapterPager, renderOnThisPage } from "../../lib/chapter-body.ts";
+import { ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import { levelOf, type Level } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
@@ -100,15 +101,20 @@ export function fillChapterShell(data: ChapterPageData, { canonical }: { canonic
     .replaceAll(SHELL_CHAPTER.level, level)
     .replaceAll(String(SHELL_CHAPTER.readingTime), String(chapter.readingTime))
     .replaceAll(SHELL_TRANSFORM_HREF, mark("transform"))
+    // "On this page": beside the text, and in the drawer.
+    .replaceAll(ON_THIS_PAGE_SHELL, mark("toc"))
     // Last, as the tokens above contain it: the shell's own address (og:url, canonical) becomes the chapter's.
     .replaceAll(SHELL_PATH, `/${mark("slug")}`);
-  const page = fillMarks(marked, {
+  // The chapter marked current in the rail and the drawer (the navigator keeps the mark once up).
+  const current = new RegExp(`<a href="/${chapter.slug}"(?=[^>]*class="(?:rail|drawer)-link")`, "g");
+  const page = fillMarks(marked.replace(current, `<a href="/${chapter.slug}" aria-current="page"`), {
     body: renderChapterBody({ content: chapter.content, subsections }, options),
     pager: renderChapterPager(previous, next),
     description: escapeHtml(chapterDescription(chapter.content)),
     slug: chapter.slug,
     title: escapeHtml(chapter.title),
     transform: options.transformHref,
+    toc: renderOnThisPage(subsections),
   });
   return page;
 }

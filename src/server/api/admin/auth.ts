@@ -37,7 +37,7 @@ export const adminLogin = route({
       FAILED_ADMIN_LOGIN_MESSAGE,
     );
     const session = await issueSession(db, "admin", { adminId: account.id }, new Date(), [...settle, adminSignedInStatement(account.id)]);
-    return json({ email: account.email }, { headers: { "set-cookie": session.cookie } });
+    return json({ email: account.email }, { cookies: session.cookies });
   },
 });
 
@@ -45,8 +45,7 @@ export const adminLogin = route({
 export const adminLogout = route({
   POST: async (request) => {
     requireSameSite(request);
-    const cookie = await endSession(await database(), request, "admin");
-    return json({ authenticated: false }, { headers: { "set-cookie": cookie } });
+    return json({ authenticated: false }, { cookies: await endSession(await database(), request, "admin") });
   },
 });
 
@@ -71,6 +70,6 @@ export const adminSetup = route({
     await take(db, SETUP_LIMIT, clientAddress(request));
     const account = await redeemSetupToken(db, token, { email, password });
     const session = await issueSession(db, "admin", { adminId: account.id }, new Date(), [adminSignedInStatement(account.id)]);
-    return json({ email: account.email }, { headers: { "set-cookie": session.cookie } });
+    return json({ email: account.email }, { cookies: session.cookies });
   },
 });
