@@ -3,6 +3,7 @@ import { defineConfig } from "astro/config";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { interactionIslands } from "./src/directives/integration.ts";
+import { bookFont } from "./src/styles/book-font.ts";
 
 // The site is fully static: the public pages and the chapter shell are prerendered from a content
 // snapshot (see src/server/build/). Everything dynamic lives in netlify/functions.
@@ -19,7 +20,8 @@ export default defineConfig({
   compressHTML: false,
   build: { format: "file" },
   // client:interaction: islands that load when the reader first needs them (issue 13).
-  integrations: [react(), interactionIslands()],
+  // book-font: the typeface cut to what the site sets (src/styles/book-font.ts).
+  integrations: [bookFont(), react(), interactionIslands()],
   // Astro hashes every script it emits (hydration, bundles, is:inline) into a <meta> CSP, so
   // scripts run without 'unsafe-inline'. Styles allow inline (the toasts inject theirs at run
   // time; a style cannot run code). netlify.toml adds, as a header, what a <meta> policy cannot

@@ -10,8 +10,9 @@
  *   loaded (src/directives/integration.ts).
  * - After a press, it loads once the press's click is answered and drawn, so the tap stays instant.
  * - A click inside the island while it loads is held and replayed once it is up: a tap that lands
- *   before hydration is not lost. A click on a link, or one the page script has already answered
- *   (defaultPrevented, src/scripts/page.ts), is left alone.
+ *   before hydration is not lost. A click on a link, a form field or a label, which work without
+ *   the island (a radio button is checked at once), or one the page script has already answered
+ *   (defaultPrevented, src/scripts/page.ts), is left alone: the island reads what it changed.
  *
  * Astro bundles this file with esbuild and inlines it in every page that has such an island (each
  * byte counts towards the page's budget); it is hashed into the Content-Security-Policy like every
@@ -25,7 +26,7 @@ const interaction: ClientDirective = (load, options, el) => {
   const event = typeof options.value === "string" && options.value;
   const held: MouseEvent[] = [];
   const hold = (click: Event) => {
-    if (click.defaultPrevented || (click.target as Element).closest("a[href]")) return;
+    if (click.defaultPrevented || (click.target as Element).closest("a[href],label,input")) return;
     click.preventDefault();
     click.stopPropagation();
     held.push(click as MouseEvent);

@@ -19,7 +19,7 @@ describe("photo sizes", () => {
   });
 
   it("shows a sized upload as a picture of AVIF, WebP and fallback copies, with its width and height", () => {
-    const html = photoHtml(`/uploads/${id}_800x600.png`, 'A "quiet" room', { eager: false, className: "photo" });
+    const html = photoHtml(`/uploads/${id}_800x600.png`, 'A "quiet" room', "photo");
     const base = `/uploads/${id}_800x600`;
     expect(html).toBe(
       `<picture>` +
@@ -31,8 +31,8 @@ describe("photo sizes", () => {
   });
 
   it("shows any other address as it is", () => {
-    expect(photoHtml("https://example.com/a.jpg?x=1&y=2", "", { eager: true, className: "photo" })).toBe(
-      `<img src="https://example.com/a.jpg?x=1&amp;y=2" alt="" loading="eager" decoding="async" class="photo">`,
+    expect(photoHtml("https://example.com/a.jpg?x=1&y=2", "", "photo")).toBe(
+      `<img src="https://example.com/a.jpg?x=1&amp;y=2" alt="" loading="lazy" decoding="async" class="photo">`,
     );
   });
 });

@@ -45,10 +45,12 @@ export const PHOTO_SIZES = "(min-width: 46rem) 42rem, calc(100vw - 2rem)";
 
 /**
  * The HTML of a subsection photo: a <picture> of the kept copies for a sized upload, else a plain
- * image. `className` styles the image (the box is the CSS's: at most 300 px high).
+ * image. `className` styles the image (the box is the CSS's: at most 300 px high). Loaded lazily:
+ * a subsection comes after the chapter's opening text, below the first screen, so a reader who
+ * never scrolls that far never downloads it (issue 20: 2).
  */
-export function photoHtml(url: string, alt: string, { eager, className }: { eager: boolean; className: string }): string {
-  const common = `alt="${escapeHtml(alt)}" loading="${eager ? "eager" : "lazy"}" decoding="async" class="${className}"`;
+export function photoHtml(url: string, alt: string, className: string): string {
+  const common = `alt="${escapeHtml(alt)}" loading="lazy" decoding="async" class="${className}"`;
   const photo = sizedPhoto(url);
   if (!photo) return `<img src="${escapeHtml(url)}" ${common}>`;
   const widths = keptWidths(photo.width);

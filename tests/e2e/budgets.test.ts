@@ -1,18 +1,22 @@
 /**
- * Budgets (issues 3 and 13), asserted on the built site the end-to-end server serves: a seed
+ * Budgets (issues 3, 13 and 20), asserted on the built site the end-to-end server serves: a seed
  * chapter page costs at most 30 KB of HTML, 20 KB of CSS and 90 KB of JavaScript, each gzip,
  * counting every asset the page may load (islands, their renderer and every chunk they import).
  * Of that JavaScript, what a page runs before the reader touches anything is at most 5 KB gzip on
- * a chapter page, /apply, /in-person and /about. Hydration shifts nothing (CLS 0). And no locked
- * chapter's content is anywhere in the built site.
+ * a chapter page, /apply, /in-person and /about, and 15 KB on /assessment. The first view of a
+ * page (a cold cache, everything it fetches until the network is quiet for 5 s, no input) moves at
+ * most 60 KB over the wire, fonts and photos included, on a phone and on a desktop, and asks no
+ * function anything. Hydration shifts nothing (CLS 0). And no locked chapter's content is
+ * anywhere in the built site.
  */
 import { expect, test } from "./page-test.ts";
 import fs from "node:fs";
 import path from "node:path";
+import { firstView } from "../support/first-view.ts";
 import { scriptsBeforeInteraction } from "../support/js-before-interaction.ts";
 import { pageWeightOf } from "../support/page-weight.ts";
 import { awake, operatorChapters } from "./reader-helpers.ts";
-import { E2E_DATA_DIR, projectRoot } from "./server.ts";
+import { E2E_BASE_URL, E2E_DATA_DIR, projectRoot } from "./server.ts";
 
 const KB = 1024;
 const siteDir = path.join(E2E_DATA_DIR, "site");
@@ -24,9 +28,9 @@ test("a seed chapter page stays within its byte budgets (gzip)", async ({ reques
     `Chapter page (gzip bytes): HTML ${figures.html}, CSS ${figures.css} (${figures.cssFiles} files), JS ${figures.js} (${figures.jsFiles} files), preloaded fonts ${figures.fonts}; total ${figures.total}`,
   );
   expect(figures.jsFiles).toBeGreaterThan(0);
-  // One preloaded font file (the upright latin subset of the variable face).
-  expect(figures.fonts).toBeGreaterThan(0);
-  expect(figures.fonts).toBeLessThanOrEqual(60 * KB);
+  // No font is preloaded: text paints in the metric-matched fallback first (issue 20: 3); the
+  // first-view test below counts the font the page then fetches.
+  expect(figures.fonts).toBe(0);
   expect(figures.html).toBeLessThanOrEqual(30 * KB);
   expect(figures.css).toBeLessThanOrEqual(20 * KB);
   expect(figures.js).toBeLessThanOrEqual(90 * KB);
@@ -34,7 +38,7 @@ test("a seed chapter page stays within its byte budgets (gzip)", async ({ reques
   expect(html).not.toMatch(/client="(load|idle|visible)"/);
 });
 
-test("the JavaScript a page runs before the reader touches anything is at most 5 KB gzip (chapter, /apply, /in-person, /about)", async ({
+test("the JavaScript a page runs before the reader touches anything is at most 5 KB gzip (chapter, /apply, /in-person, /about), 15 KB on /assessment", async ({
   browser,
   request,
 }) => {
@@ -47,16 +51,46 @@ test("the JavaScript a page runs before the reader touches anything is at most 5
     const { total, inline, files } = await scriptsBeforeInteraction(page, url);
     figures[url] = total;
     console.log(`JS before interaction, ${url}: ${total} B gzip (inline ${inline}; ${files.map((f) => `${path.basename(f.url)} ${f.gzip}`).join(", ")})`);
+    // Astro's island runtime and the directive run inline.
+    expect(inline, url).toBeGreaterThan(1500);
     if (url !== "/assessment") {
       expect(total, url).toBeLessThanOrEqual(5 * KB);
-      // Astro's island runtime and the directive run inline; the page script is the one file.
-      expect(inline, url).toBeGreaterThan(1500);
+      // The page script is the one file.
       expect(files, url).toHaveLength(1);
+    } else {
+      // The scan's first question is HTML; a small script starts its session; React waits for a touch.
+      expect(total, url).toBeLessThanOrEqual(15 * KB);
+      expect(files.filter((f) => /\/(client|react|AssessmentScan)\./.test(f.url)), url).toEqual([]);
     }
     await context.close();
   }
-  // /assessment runs React for its scan (reported, not budgeted): nothing else of size.
   expect(figures["/assessment"]).toBeGreaterThan(figures["/about"]!);
+});
+
+test("a page's first view moves at most 60 KB, fonts and photos included, on a phone and a desktop, and asks no function anything", async ({
+  browser,
+  request,
+}) => {
+  // Twelve first views, each until the network has been quiet for 5 s.
+  test.setTimeout(180_000);
+  const [first, second] = await operatorChapters(request);
+  // What earlier readers' visits leave in the CDN's cache (as on Netlify).
+  for (const path of [`/${first!.slug}`, `/${second!.slug}`, "/api/chapters"]) expect((await request.get(path)).status()).toBe(200);
+  for (const url of [`/${first!.slug}`, `/${second!.slug}`, "/apply", "/in-person", "/about", "/privacy-policy"]) {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const view = await firstView(browser, `${E2E_BASE_URL}${url}`, { viewport });
+      const label = `${url} at ${viewport.width} px: ${JSON.stringify(view.bytes)}`;
+      console.log(`First view, ${label}; total ${view.total} B`);
+      expect(view.total, label).toBeLessThanOrEqual(60 * KB);
+      expect(view.origin, label).toEqual([]);
+      // One font file (the upright core), and no island file before a touch.
+      expect(view.responses.filter((r) => r.kind === "font").map((r) => path.basename(r.path)), label).toEqual([expect.stringMatching(/^book-core-normal\./)]);
+      expect(view.bytes.js, label).toBeLessThanOrEqual(5 * KB);
+    }
+  }
 });
 
 test("islands hydrate without moving anything: CLS is 0 on load and while reading to the end", async ({ page, request }) => {

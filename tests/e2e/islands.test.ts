@@ -39,8 +39,17 @@ test("until the reader touches it, a chapter page runs its page script and no is
   expect(scripts[0]).toMatch(/^\/_astro\/Base\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/);
   expect(await asleep(page, "Navigator")).toBe(true);
   expect(await asleep(page, "Toasts")).toBe(true);
-  // Its files are in the cache already, fetched without running them.
+  // A reader who only reads never downloads the islands' files (issue 20: 2) ...
+  expect(await page.locator('link[rel="prefetch"]').count()).toBe(0);
+  // ... and the first touch fetches them into the cache, without running them.
+  const fetched: string[] = [];
+  page.on("requestfinished", (request) => fetched.push(new URL(request.url()).pathname));
+  await page.mouse.move(600, 400);
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect.poll(() => fetched.some((path) => /\/Navigator\.[\w-]+\.js$/.test(path))).toBe(true);
   expect(await page.locator('link[rel="prefetch"][href*="/Navigator."]').count()).toBe(1);
+  expect(await asleep(page, "Navigator")).toBe(true);
 });
 
 test("a tap on the menu before the navigator is up opens the drawer at once; the navigator then takes it over", async ({ page }) => {
@@ -107,12 +116,12 @@ test("a key pressed before any island is up moves to the next chapter", async ({
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test("a tap on the header's menu before the navigator is up opens the drawer, which the navigator then closes", async ({ page }) => {
+  test("a tap on the chapter bar's menu before the navigator is up opens the drawer, which the navigator then closes", async ({ page }) => {
     const navigator = await holdIsland(page, "Navigator");
     await page.goto(`/${chapters[0]!.slug}`);
     await hydrated(page);
     const drawer = page.getByRole("dialog", { name: "Chapters" });
-    await page.getByTestId("menu-toggle").tap();
+    await page.getByRole("button", { name: "Open the chapter list" }).tap();
     await expect(drawer).toBeVisible();
     navigator.release();
     await navigatorUp(page);
@@ -152,17 +161,28 @@ test("a rail that must show another list than the built one wakes the navigator 
   expect(await asleep(page, "Navigator")).toBe(false);
 });
 
-test("/assessment loads React for its scan and nothing the scan does not use", async ({ page }) => {
+test("/assessment starts its session without React, which wakes on the first touch with nothing the scan does not use", async ({ page }) => {
   const scripts: string[] = [];
+  const starts: string[] = [];
   page.on("response", (response) => {
     if (response.request().resourceType() === "script") scripts.push(new URL(response.url()).pathname);
+    if (response.request().method() === "POST" && new URL(response.url()).pathname === "/api/assessment/session") starts.push(response.url());
   });
   await page.goto("/assessment");
   await expect(page.getByTestId("progress-text")).toHaveText("1 of 15");
   await page.waitForLoadState("networkidle");
   await page.waitForTimeout(1000);
+  // The session is created as the page opens (SPEC.md section 4), by a small plain script.
+  expect(starts).toHaveLength(1);
+  expect(scripts.filter((s) => /\/(AssessmentScan|client|react)\./.test(s))).toEqual([]);
+  expect(await asleep(page, "AssessmentScan")).toBe(true);
+  // The first question works with a tap before the island is up; the island then takes it over.
+  await page.getByRole("radio").nth(2).check();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByTestId("progress-text")).toHaveText("2 of 15");
   expect(scripts.some((s) => /\/AssessmentScan\./.test(s))).toBe(true);
   for (const unused of ["Navigator", "Toasts", "zod", "reader-chapters", "auth"]) {
     expect(scripts.filter((s) => s.includes(`/${unused}.`)), unused).toEqual([]);
   }
+  expect(starts).toHaveLength(1);
 });

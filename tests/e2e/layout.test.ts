@@ -155,12 +155,8 @@ for (const size of SIZES) {
       });
       await page.goto(`/${first!.slug}`);
       await hydrated(page);
-      const preload = page.locator('link[rel="preload"][as="font"][type="font/woff2"][crossorigin]');
-      await expect(preload).toHaveCount(1);
-      const href = await preload.evaluate((link: HTMLLinkElement) => link.href);
-      const file = await request.get(href);
-      expect(file.status()).toBe(200);
-      expect(file.headers()["content-type"]).toBe("font/woff2");
+      // No font is preloaded (issue 20: 3): the page fetches the one file its text needs.
+      await expect(page.locator('link[rel="preload"][as="font"]')).toHaveCount(0);
 
       await page.evaluate(() => document.fonts.ready);
       const state = await page.evaluate((family) => ({
@@ -174,12 +170,13 @@ for (const size of SIZES) {
       for (const key of ["body", "h1", "h2", "rail"] as const) expect(state[key], key).toMatch(new RegExp(`^"?${FAMILY}"?,`));
       expect(state.loaded).toBe(true);
       expect(state.check).toBe(true);
-      // The preloaded file is the one the page uses; every font comes from this site, latin only.
-      expect(fontsFetched).toContain(href);
-      for (const url of fontsFetched) {
-        expect(new URL(url).origin).toBe(new URL(page.url()).origin);
-        expect(url).toMatch(/source-serif-4-latin-wght-(normal|italic)\.[\w-]+\.woff2$/);
-      }
+      // One file: the upright core cut for the site's characters (src/styles/book-font.ts), from this site.
+      expect(fontsFetched).toHaveLength(1);
+      expect(new URL(fontsFetched[0]!).origin).toBe(new URL(page.url()).origin);
+      expect(fontsFetched[0]).toMatch(/\/_astro\/book-core-normal\.[\w-]+\.woff2$/);
+      const file = await request.get(fontsFetched[0]!);
+      expect(file.status()).toBe(200);
+      expect(file.headers()["content-type"]).toBe("font/woff2");
 
       for (const address of ["/privacy-policy", "/assessment", "/admin"]) {
         await page.goto(address);

@@ -4,14 +4,13 @@
  * email; 'Scan Complete' shows the result. Saving, retries and reload-resume live in scan-sync.ts.
  */
 import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from "react";
-import { apiRequest } from "../../lib/api-client.ts";
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact-rules.ts";
 import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/shape.ts";
 import { dismiss, notify } from "../../lib/notify.ts";
 import ResultBody from "./ResultBody.tsx";
 import ResultLink from "./ResultLink.tsx";
-import { browserStore, readScan } from "./scan-storage.ts";
-import { ScanSync } from "./scan-sync.ts";
+import { failStart, openScan } from "./scan-start.ts";
+import type { ScanSync } from "./scan-sync.ts";
 
 interface Props {
   questions: PublicQuestion[];
@@ -26,11 +25,10 @@ const button =
 const primary = `${button} bg-accent text-accent-ink hover:opacity-90`;
 const secondary = `${button} border border-line hover:bg-panel`;
 
-const failStart = () =>
-  notify({ title: "Error", description: "Failed to start assessment. Please try again.", variant: "destructive" });
-
 export default function AssessmentScan({ questions, scheduleUrl }: Props) {
-  const sync = useRef<ScanSync | null>(null);
+  // The page's scan (scan-start.ts): in the browser it exists before this island wakes, so a
+  // press replayed the moment it wakes finds it; while prerendered there is none.
+  const [scan] = useState<ScanSync | null>(() => (typeof window === "undefined" ? null : openScan().scan));
   const [phase, setPhase] = useState<Phase>("loading");
   const [processing, setProcessing] = useState(false);
   const [, setVersion] = useState(0);
@@ -40,16 +38,16 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const refresh = () => setVersion((v) => v + 1);
 
-  // Opening the page creates a session at once, or resumes the one this tab had before a reload.
+  // The page created the session when it opened (scan-start.ts); this takes that scan over, with
+  // an answer chosen before it woke, or resumes the one this tab had before a reload.
   useEffect(() => {
-    if (sync.current) return;
-    const store = browserStore();
-    const stored = readScan(store);
-    const scan = new ScanSync({ request: apiRequest, store }, stored);
-    sync.current = scan;
+    if (!scan || phase !== "loading") return;
+    const { stored } = openScan();
     setPhase("questions");
     if (!stored) {
-      void scan.ensureSession().then((ok) => ok || failStart());
+      const picked = document.querySelector<HTMLInputElement>('input[name="question-1"]:checked')?.value as Answer | undefined;
+      if (picked) scan.choose(1, picked);
+      refresh();
       return;
     }
     setProcessing(true);
@@ -62,7 +60,7 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
       setProcessing(false);
       refresh();
     });
-  }, []);
+  }, [scan, phase]);
 
   useEffect(() => {
     if (phase === "result") {
@@ -71,10 +69,11 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
     }
   }, [phase]);
 
-  // Before hydration (the prerendered page) the first question is shown with its controls disabled,
-  // in the very layout it will have once the scan is ready, so nothing moves when it starts.
-  const scan = sync.current;
-  const ready = phase !== "loading" && scan !== null;
+  // Before it wakes (the prerendered page) the first question works with a tap: its options are
+  // plain radio buttons, and a press on Next is held and replayed once the island is up
+  // (src/directives/interaction.ts). Until it has taken the scan over it shows what the page
+  // showed (the first question), so nothing moves when it wakes.
+  const shown = phase === "loading" ? null : scan;
 
   if (phase === "result" && result) {
     return (
@@ -96,10 +95,10 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
     );
   }
 
-  const index = scan?.index ?? 0;
+  const index = shown?.index ?? 0;
   const question = questions[index]!;
   const number = question.id;
-  const chosen = scan?.answers[number];
+  const chosen = shown?.answers[number];
   const last = index === questions.length - 1;
   const percent = Math.round(((index + 1) / QUESTION_COUNT) * 100);
 
@@ -112,10 +111,13 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
   const next = async (event?: SubmitEvent) => {
     event?.preventDefault();
     if (processing || !scan) return;
-    if (!chosen) {
+    // An answer picked before the scan was taken over is on the page, not yet in the scan.
+    const picked = chosen ?? (event?.currentTarget.querySelector<HTMLInputElement>("input:checked")?.value as Answer | undefined);
+    if (!picked) {
       notify({ title: "Please select an answer", description: "Choose one option before proceeding." });
       return;
     }
+    if (!chosen) scan.choose(number, picked);
     setProcessing(true);
     const saved = await scan.save(number);
     // What a toast asked for is done: it goes (a new failure shows its own).
@@ -248,7 +250,6 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
                   value={option.value}
                   checked={chosen === option.value}
                   onChange={() => choose(option.value)}
-                  disabled={!ready}
                   className="mt-1"
                 />
                 <span>
@@ -260,10 +261,10 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
           </div>
         </fieldset>
         <div className="mt-8 flex items-center justify-between gap-3">
-          <button type="button" className={secondary} onClick={previous} disabled={index === 0 || processing || !ready}>
+          <button type="button" className={secondary} onClick={previous} disabled={index === 0 || processing}>
             Previous
           </button>
-          <button type="submit" className={primary} disabled={processing || !ready} aria-disabled={!chosen || undefined}>
+          <button type="submit" className={primary} disabled={processing} aria-disabled={!chosen || undefined}>
             {last ? "Complete Scan" : "Next"}
           </button>
         </div>
