@@ -23,6 +23,8 @@ for (const theme of ["dark", "light"] as const) {
     });
 
     test("chapters with a card expanded, an open dialog and a confirmation; submissions; access codes", async ({ page }) => {
+      // Five full axe runs over the panel: about 18 s alone, more on a loaded machine.
+      test.setTimeout(90_000);
       await adminLogin(page);
       const chapter = await createChapter(page);
       await createSubsection(page, chapter.id, "Axe Part", 0);

@@ -75,10 +75,16 @@ export async function createSubsection(page: Page, chapterId: number, title: str
   return (await response.json()) as { id: number; title: string };
 }
 
-/** Opens the panel on a level's chapter list. */
+/**
+ * Opens the panel on a level's chapter list. (Pressed again if the press came while the panel was
+ * still settling after a load, on a busy machine.)
+ */
 export async function showLevel(page: Page, level: Level): Promise<void> {
-  await page.getByRole("tab", { name: new RegExp(`^${level} \\(`) }).click();
-  await expect(page.getByRole("tab", { name: new RegExp(`^${level} \\(`) })).toHaveAttribute("aria-selected", "true");
+  const tab = page.getByRole("tab", { name: new RegExp(`^${level} \\(`) });
+  await expect(async () => {
+    await tab.click();
+    await expect(tab).toHaveAttribute("aria-selected", "true", { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
 }
 
 /** A chapter's card in the list (a list item named by its title). */

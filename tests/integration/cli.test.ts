@@ -19,7 +19,8 @@ function run(tool: "codes" | "admin", args: string[], env: Record<string, string
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("npm run codes", () => {
+// Each run of a tool is a fresh process opening the database: seconds each on a loaded machine.
+describe("npm run codes", { timeout: 90_000 }, () => {
   it("issues a code with a generated login and a strong password, as JSON", () => {
     const { status, stdout, stderr } = run("codes", ["create", "--level", "Architect", "--json"]);
     expect(status).toBe(0);
@@ -48,7 +49,7 @@ describe("npm run codes", () => {
 
     const reset = JSON.parse(run("codes", ["reset-password", "Mastermind0001", "--json"]).stdout) as { password: string };
     expect(reset.password).not.toBe("a chosen password");
-  }, 90_000); // seven runs of the tool, each a fresh process opening the database
+  });
 
   it("issues a code with an end date and a session cap, changes both, and ends its sessions (issue 14)", () => {
     const year = new Date().getUTCFullYear() + 1;
