@@ -1,8 +1,10 @@
 /**
- * The comparison issue 13 asks for: the first Operator chapter of the seed book (its subsections
- * as sibling pages in the sidebar) built with Starlight, Astro's docs theme, in the same run, and
- * served by the same static server as ours (StaticSite, brotli made at build). Starlight is
- * installed once into bench/.starlight (git-ignored), never into the project.
+ * The comparison issues 13 and 20 ask for: the first Operator chapter of the seed book built with
+ * Starlight, Astro's docs theme, in the same run, and served by the same static server as ours
+ * (StaticSite, brotli made at build). The page holds the whole chapter, as our reader gets it:
+ * its opening text, then each subsection under its numbered heading with its photo (the same
+ * files); the other chapters of the level are pages in its sidebar, as our rail lists them.
+ * Starlight is installed once into bench/.starlight (git-ignored), never into the project.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -32,25 +34,47 @@ function install(): void {
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"]);
 }
 
-/** A Markdown file of content/book with Starlight's front matter instead of ours. */
-function page(file: string, order: number): string {
+/** A Markdown file of content/book: its front matter's fields, and its body. */
+function parse(file: string): { fields: Record<string, string>; body: string } {
   const text = fs.readFileSync(file, "utf8");
   const [, front = "", body = text] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text) ?? [];
-  const title = /^title:\s*(.+)$/m.exec(front)?.[1]?.trim() ?? path.basename(file, ".md");
-  return `---\ntitle: ${JSON.stringify(title)}\nsidebar:\n  order: ${order}\n---\n${body}`;
+  const fields = Object.fromEntries([...front.matchAll(/^(\w+):\s*(.+)$/gm)].map((m) => [m[1]!, m[2]!.trim()]));
+  return { fields, body };
+}
+
+/**
+ * A chapter folder of content/book as one Starlight page: the chapter's text, then each subsection
+ * under its two-digit number and title, with its photo, as our chapter page shows them.
+ */
+function chapterPage(dir: string, order: number): string {
+  const chapter = parse(path.join(dir, "chapter.md"));
+  const parts = fs
+    .readdirSync(dir)
+    .filter((file) => file !== "chapter.md" && file.endsWith(".md"))
+    .sort()
+    .map((file) => parse(path.join(dir, file)))
+    .sort((a, b) => Number(a.fields.order) - Number(b.fields.order));
+  const sections = parts.map(({ fields, body }, i) => {
+    const photo = fields.photo ? `![${fields.photoAlt ?? ""}](${fields.photo})\n\n` : "";
+    // Our subsections' own headings are one level down from their title.
+    return `## ${String(i + 1).padStart(2, "0")} ${fields.title}\n\n${photo}${body.replace(/^(#{2,3}) /gm, "#$1 ")}`;
+  });
+  return `---\ntitle: ${JSON.stringify(chapter.fields.title ?? path.basename(dir))}\nsidebar:\n  order: ${order}\n---\n${[chapter.body, ...sections].join("\n\n")}`;
 }
 
 /** Builds the comparison site into bench/.starlight/dist, precompressed as ours is. */
 function build(): string {
   install();
   const operator = path.join(ROOT, "content", "book", "operator");
-  const chapter = path.join(operator, fs.readdirSync(operator).sort()[0]!);
+  const chapters = fs.readdirSync(operator).sort();
   const docs = path.join(DIR, "src", "content", "docs");
   fs.rmSync(path.join(DIR, "src"), { recursive: true, force: true });
+  fs.rmSync(path.join(DIR, "public"), { recursive: true, force: true });
   fs.mkdirSync(docs, { recursive: true });
-  fs.writeFileSync(path.join(docs, "index.md"), page(path.join(chapter, "chapter.md"), 0));
-  const parts = fs.readdirSync(chapter).filter((file) => file !== "chapter.md" && file.endsWith(".md")).sort();
-  parts.forEach((part, i) => fs.writeFileSync(path.join(docs, part), page(path.join(chapter, part), i + 1)));
+  // The first chapter is the page compared; the level's other chapters fill the sidebar.
+  chapters.forEach((chapter, i) => fs.writeFileSync(path.join(docs, i === 0 ? "index.md" : `${chapter}.md`), chapterPage(path.join(operator, chapter), i)));
+  // The same photo files as ours.
+  fs.cpSync(path.join(ROOT, "public"), path.join(DIR, "public"), { recursive: true });
   fs.writeFileSync(
     path.join(DIR, "src", "content.config.ts"),
     `import { defineCollection } from "astro:content";\nimport { docsLoader } from "@astrojs/starlight/loaders";\nimport { docsSchema } from "@astrojs/starlight/schema";\nexport const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };\n`,
