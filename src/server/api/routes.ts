@@ -10,7 +10,7 @@
  * the rest are tried in the table's order (more specific first). Only the image upload stands
  * apart, in its own function (netlify/functions/upload.ts): the image library it needs is 9 MB.
  */
-import { errorBody, json } from "../http/respond.ts";
+import { errorBody, json, toErrorResponse } from "../http/respond.ts";
 import { completeScan, saveScanResponse, scanResult, startScan } from "./assessment.ts";
 import { logout, session, validate } from "./auth.ts";
 import { chapterBySlug, chapterList, chapterSubsections } from "./chapters.ts";
@@ -99,11 +99,38 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/admin/webhook-deliveries/:id/resend", (request, p) => adminWebhookResend(request, p.id!)],
 ];
 
-const literal = new Map<string, Handler>();
-const patterned: Array<{ pattern: URLPattern; handler: Handler }> = [];
-for (const [pathname, handler] of API_ROUTES) {
-  if (pathname.includes(":")) patterned.push({ pattern: new URLPattern({ pathname }), handler });
-  else literal.set(pathname, handler);
+/**
+ * A dispatcher over `routes`: the route's handler, a JSON 400 for an address that is not valid
+ * percent-encoding, a JSON 404 for an address no route holds, and the JSON error shape for
+ * anything a handler throws (never the platform's plain-text 500).
+ */
+export function apiDispatcher(routes: typeof API_ROUTES): (request: Request) => Promise<Response> {
+  const literal = new Map<string, Handler>();
+  const patterned: Array<{ pattern: URLPattern; handler: Handler }> = [];
+  for (const [pathname, handler] of routes) {
+    if (pathname.includes(":")) patterned.push({ pattern: new URLPattern({ pathname }), handler });
+    else literal.set(pathname, handler);
+  }
+  const answer = (request: Request): Promise<Response> | Response => {
+    const { pathname } = new URL(request.url);
+    const exact = literal.get(pathname);
+    if (exact) return exact(request, {});
+    for (const { pattern, handler } of patterned) {
+      const match = pattern.exec({ pathname });
+      if (!match) continue;
+      const params = decoded(match.pathname.groups);
+      if (!params) return json(errorBody("bad_request", "The address is not valid: a part of it is wrongly percent-encoded."), { status: 400 });
+      return handler(request, params);
+    }
+    return json(errorBody("not_found", `There is no API at ${pathname}.`), { status: 404 });
+  };
+  return async (request) => {
+    try {
+      return await answer(request);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
 }
 
 /** A path's parameters as text, or null when one is not valid percent-encoding. */
@@ -115,22 +142,5 @@ function decoded(groups: Record<string, string | undefined>): Params | null {
   }
 }
 
-/**
- * Answers an API request from the table: the route's handler, a JSON 400 for an address that is
- * not valid percent-encoding, or a JSON 404 for an address no route holds.
- */
-export function dispatchApi(request: Request): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  const exact = literal.get(pathname);
-  if (exact) return exact(request, {});
-  for (const { pattern, handler } of patterned) {
-    const match = pattern.exec({ pathname });
-    if (!match) continue;
-    const params = decoded(match.pathname.groups);
-    if (!params) {
-      return Promise.resolve(json(errorBody("bad_request", "The address is not valid: a part of it is wrongly percent-encoded."), { status: 400 }));
-    }
-    return handler(request, params);
-  }
-  return Promise.resolve(json(errorBody("not_found", `There is no API at ${pathname}.`), { status: 404 }));
-}
+/** Answers an API request from the table (`apiDispatcher`). */
+export const dispatchApi = apiDispatcher(API_ROUTES);
