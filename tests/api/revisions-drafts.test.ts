@@ -157,13 +157,31 @@ describe.each(databaseTargets())("revisions, drafts and previews on $name", (tar
       expect((await call(`/api/admin/revisions/${revision!.id}/restore`, "POST")).body.item.content).toBe("Before.");
     });
 
-    it("refuses a restore whose slug another chapter took since, and unknown or bad ids, and callers who are not the admin", async () => {
-      const chapter = await newChapter();
-      const oldSlug = chapter.slug as string;
-      await call(`/api/admin/chapters/${chapter.id}`, "PUT", chapterBody({ slug: slug("moved") }));
-      await newChapter({ slug: oldSlug });
+    it("brings back the words and keeps the current address and place, across a slug change and a move (issue 21: 10)", async () => {
+      const chapter = await newChapter({ title: "Old title", content: "Old words.", order: 3, level: "Operator" });
+      const part = (await call("/api/admin/subsections", "POST", { chapterId: chapter.id, title: "Old part", content: "Old part words.", slug: slug("p"), order: 0 })).body;
+      const moved = slug("moved");
+      await call(`/api/admin/chapters/${chapter.id}`, "PUT", chapterBody({ slug: moved, title: "New title", content: "New words.", order: 7, level: "Architect" }));
+      const other = await newChapter();
+      const newPart = slug("p");
+      await call(`/api/admin/subsections/${part.id}`, "PUT", { chapterId: other.id, title: "New part", content: "New part words.", slug: newPart, order: 4 });
       const [revision] = (await call(`/api/admin/chapters/${chapter.id}/revisions`)).body as Json[];
-      expect((await call(`/api/admin/revisions/${revision!.id}/restore`, "POST")).status).toBe(409);
+      const restored = await call(`/api/admin/revisions/${revision!.id}/restore`, "POST");
+      expect(restored.status).toBe(200);
+      expect(restored.body.item).toMatchObject({ slug: moved, order: 7, title: "Old title", content: "Old words.", level: "Operator" });
+      // The current address answers with the old words; the old address stays free.
+      expect(((await (await api(`/api/chapters/${moved}`)).json()) as Json).content).toBe("Old words.");
+      expect((await api(`/api/chapters/${chapter.slug}`)).status).toBe(404);
+      const [partRevision] = (await call(`/api/admin/subsections/${part.id}/revisions`)).body as Json[];
+      const partRestored = await call(`/api/admin/revisions/${partRevision!.id}/restore`, "POST");
+      expect(partRestored.status).toBe(200);
+      expect(partRestored.body.item).toMatchObject({ chapterId: other.id, slug: newPart, order: 4, title: "Old part", content: "Old part words." });
+    });
+
+    it("refuses unknown or bad ids, and callers who are not the admin", async () => {
+      const chapter = await newChapter();
+      await call(`/api/admin/chapters/${chapter.id}`, "PUT", chapterBody({ slug: chapter.slug, content: "Changed." }));
+      const [revision] = (await call(`/api/admin/chapters/${chapter.id}/revisions`)).body as Json[];
       expect((await call("/api/admin/revisions/999999/restore", "POST")).status).toBe(404);
       expect((await call("/api/admin/revisions/abc/restore", "POST")).status).toBe(400);
       expect((await call("/api/admin/pages/1/revisions")).status).toBe(404);

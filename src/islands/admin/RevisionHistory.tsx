@@ -110,6 +110,9 @@ export default function RevisionHistory({ kind, itemId, current: currentItem, ch
                 )}
               </pre>
               <p className="text-xs text-[var(--color-muted)]">Lines marked − are in this version only; lines marked + are in the current text only.</p>
+              <p className="text-xs text-[var(--color-muted)]">
+                Restoring brings back this version's words ({kind === "chapter" ? "title, text, level and teaser" : "title, text and photo"}); the address (slug) and the place in the book stay as they are now.
+              </p>
               <button
                 type="button"
                 className={primary}

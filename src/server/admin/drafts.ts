@@ -100,9 +100,9 @@ export async function scheduleDraft(db: Database, kind: ItemKind, id: number, pu
 }
 
 /**
- * Writes a kept version back over its item, as a save by `by` (so the version it replaces is kept
- * in turn). The item keeps its status and any pending draft. 404 when the item is deleted (restore
- * it first), 409 when its slug is taken now.
+ * Writes a kept version's words back over its item, as a save by `by` (so the version it replaces
+ * is kept in turn). The item keeps its address (slug), its place (order; a subsection its
+ * chapter), its status and any pending draft. 404 when the item is deleted (restore it first).
  */
 export async function restoreRevision(db: Database, revisionId: number, { now, by }: { now: Date; by: string | null }): Promise<{ kind: ItemKind; item: AdminRow }> {
   const revision = await getRevision(db, revisionId);
@@ -110,7 +110,11 @@ export async function restoreRevision(db: Database, revisionId: number, { now, b
   const { kind, itemId } = revision;
   const item = await within(db, async (tx) => {
     const current = await KINDS[kind].lock(tx, itemId);
-    return KINDS[kind].write(tx, current, revision.fields as unknown as Record<string, unknown>, {
+    // The words come back (title, text, photo, level, teaser); the address and the place stay:
+    // a restore never moves the item's public address, its position, or (a subsection) its chapter.
+    const { slug, order } = current;
+    const place = kind === "subsection" ? { slug, order, chapterId: (current as { chapterId: number }).chapterId } : { slug, order };
+    return KINDS[kind].write(tx, current, { ...(revision.fields as unknown as Record<string, unknown>), ...place }, {
       now,
       by,
       status: current.status as "published" | "draft",
