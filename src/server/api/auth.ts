@@ -4,9 +4,9 @@ import { requireSameSite, clientAddress, readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
 import { database } from "../db/index.ts";
 import { checkLogin } from "../auth/login.ts";
-import { endSession, issueSession, readerSession } from "../auth/session.ts";
+import { endSession, issueSessionWhile, readerSession } from "../auth/session.ts";
 import { clearedCookies, hasReaderCookies, signedInCookie } from "../auth/cookies.ts";
-import { accessCodeUsedStatement, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
+import { accessCodeSignedIn, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
 import { HttpError } from "../http/errors.ts";
 import { levelOf } from "../../lib/levels.ts";
 
@@ -40,7 +40,9 @@ export const validate = route({
       FAILED_LOGIN_MESSAGE,
     );
     if (hasExpired(code, now)) throw new HttpError(403, "access_code_expired", EXPIRED_CODE_MESSAGE);
-    const session = await issueSession(db, "reader", { accessCodeId: code.id }, now, [...settle, accessCodeUsedStatement(code.id, now)]);
+    // Only while the code is as it was verified: a reset or a deactivation meanwhile wins.
+    const session = await issueSessionWhile(db, "reader", { accessCodeId: code.id }, accessCodeSignedIn(code, now), now, settle);
+    if (!session) throw new HttpError(401, "invalid_credentials", FAILED_LOGIN_MESSAGE);
     return json({ level: levelOf(code.level) }, { cookies: session.cookies });
   },
 });

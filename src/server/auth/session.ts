@@ -39,13 +39,38 @@ export async function issueSession(
   now = new Date(),
   alsoWrite: readonly SQL[] = [],
 ): Promise<IssuedSession> {
+  return (await issueSessionWhile(db, kind, owner, null, now, alsoWrite))!;
+}
+
+/**
+ * As `issueSession`, only while `guard` answers a row: an UPDATE ... RETURNING of the sign-in's
+ * account row, conditioned on it being as it was when its password was verified
+ * (`accessCodeSignedIn`), in the same statement as the insert; null, and no session, when it
+ * answers none. The UPDATE locks the row, so a password reset or a deactivation that commits
+ * while a sign-in verifies the old password leaves no session behind: either the sign-in waits
+ * for it and finds the row changed, or it waits for the sign-in and ends the session it made
+ * (issue 21: 11).
+ */
+export async function issueSessionWhile(
+  db: Database,
+  kind: SessionKind,
+  owner: { accessCodeId?: number; adminId?: number },
+  guard: SQL | null,
+  now = new Date(),
+  alsoWrite: readonly SQL[] = [],
+): Promise<IssuedSession | null> {
   const ttl = SESSION_TTL_SECONDS[kind];
   const sid = randomBytes(24).toString("base64url");
   const expire = new Date(now.getTime() + ttl * 1000);
-  const insert = sql`INSERT INTO ${sessions} ("sid", "sess", "expire", "access_code_id", "admin_id")
-    VALUES (${sid}, ${JSON.stringify({ kind })}::jsonb, ${expire}, ${owner.accessCodeId ?? null}, ${owner.adminId ?? null})`;
-  const writes = alsoWrite.map((statement, i) => sql`${sql.raw(`also_${i}`)} AS (${statement})`);
-  await db.execute(writes.length > 0 ? sql`WITH ${sql.join(writes, sql`, `)} ${insert}` : insert);
+  const insert = guard
+    ? sql`INSERT INTO ${sessions} ("sid", "sess", "expire", "access_code_id", "admin_id")
+        SELECT ${sid}::text, ${JSON.stringify({ kind })}::jsonb, ${expire.toISOString()}::timestamptz, ${owner.accessCodeId ?? null}::integer, ${owner.adminId ?? null}::integer
+         WHERE EXISTS (SELECT 1 FROM guard) RETURNING "sid"`
+    : sql`INSERT INTO ${sessions} ("sid", "sess", "expire", "access_code_id", "admin_id")
+        VALUES (${sid}, ${JSON.stringify({ kind })}::jsonb, ${expire}, ${owner.accessCodeId ?? null}, ${owner.adminId ?? null}) RETURNING "sid"`;
+  const writes = [...alsoWrite.map((statement, i) => sql`${sql.raw(`also_${i}`)} AS (${statement})`), ...(guard ? [sql`guard AS (${guard})`] : [])];
+  const result = (await db.execute(writes.length > 0 ? sql`WITH ${sql.join(writes, sql`, `)} ${insert}` : insert)) as unknown as { rows: unknown[] };
+  if (result.rows.length === 0) return null;
   // Expired rows are deleted by the daily retention job (src/server/maintenance/retention.ts).
   const token = await new SignJWT({ kind })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })

@@ -211,7 +211,11 @@ export async function endAccessCodeSessions(db: Database, login: string, now = n
   });
 }
 
-/** The statement that records a code's use (run with the session it opens: issueSession's `alsoWrite`). */
-export function accessCodeUsedStatement(id: number, now = new Date()): SQL {
-  return sql`UPDATE ${accessCodes} SET "used_at" = ${now} WHERE "id" = ${id}`;
+/**
+ * A sign-in's guard (issueSessionWhile): records the code's use, only while the code is still
+ * active with the password hash the sign-in verified, and answers its row then. Locking the row,
+ * it orders the sign-in against a reset or a deactivation of the same code.
+ */
+export function accessCodeSignedIn(code: { id: number; password: string }, now = new Date()): SQL {
+  return sql`UPDATE ${accessCodes} SET "used_at" = ${now} WHERE "id" = ${code.id} AND "password" = ${code.password} AND "is_active" = 'true' RETURNING "id"`;
 }
