@@ -32,7 +32,10 @@ describe.each(databaseTargets())("sign-ins racing a reset on $name", (target) =>
       body: JSON.stringify({ login, password }),
     });
   const signedIn = async (cookie: string) => ((await (await api("/api/auth/session", { headers: { cookie } })).json()) as { authenticated: boolean }).authenticated;
-  const sessionsOf = async (id: number) => (await database.db.select({ n: sql<number>`count(*)::int` }).from(sessions).where(eq(sessions.accessCodeId, id)))[0]!.n;
+  const sessionsOf = async (login: string) => {
+    const { rows } = (await database.db.execute(sql`SELECT id FROM access_codes WHERE login = ${login}`)) as unknown as { rows: Array<{ id: number }> };
+    return (await database.db.select({ n: sql<number>`count(*)::int` }).from(sessions).where(eq(sessions.accessCodeId, rows[0]!.id)))[0]!.n;
+  };
 
   /** Sends the sign-ins and `change` at once; answers the sign-ins' responses once all have settled. */
   async function race(login: string, password: string, change: () => Promise<unknown>): Promise<Response[]> {
@@ -48,8 +51,7 @@ describe.each(databaseTargets())("sign-ins racing a reset on $name", (target) =>
         expect([200, 401]).toContain(response.status);
         if (response.status === 200) expect(await signedIn(cookieOf(response))).toBe(false);
       }
-      const [{ id }] = (await database.db.execute(sql`SELECT id FROM access_codes WHERE login = ${code.login}`)).rows as Array<{ id: number }>;
-      expect(await sessionsOf(id)).toBe(0);
+      expect(await sessionsOf(code.login)).toBe(0);
       const fresh = await signIn(code.login, `new password ${round}`);
       expect(fresh.status).toBe(200);
       expect(await signedIn(cookieOf(fresh))).toBe(true);
@@ -60,7 +62,6 @@ describe.each(databaseTargets())("sign-ins racing a reset on $name", (target) =>
     const code = await issueAccessCode(database.db, { level: "Mastermind" });
     const responses = await race(code.login, code.password, () => setAccessCodeActive(database.db, code.login, false));
     for (const response of responses) if (response.status === 200) expect(await signedIn(cookieOf(response))).toBe(false);
-    const [{ id }] = (await database.db.execute(sql`SELECT id FROM access_codes WHERE login = ${code.login}`)).rows as Array<{ id: number }>;
-    expect(await sessionsOf(id)).toBe(0);
+    expect(await sessionsOf(code.login)).toBe(0);
   });
 });

@@ -121,15 +121,27 @@ export async function readerSession(db: Database, request: Request, now = new Da
     .select({ sid: sessions.sid, accessCodeId: accessCodes.id, level: accessCodes.level, expire: sessions.expire })
     .from(sessions)
     .innerJoin(accessCodes, eq(accessCodes.id, sessions.accessCodeId))
-    .where(
-      and(
-        eq(sessions.sid, sid),
-        gt(sessions.expire, now),
-        eq(accessCodes.isActive, "true"),
-        or(isNull(accessCodes.expiresAt), gt(accessCodes.expiresAt, now)),
-      ),
-    );
+    .where(liveReaderSession(sid, now));
   return row ? { ...row, level: levelOf(row.level) } : null;
+}
+
+/** What makes `sid` a live reader session (of sessions joined with access_codes): one definition. */
+function liveReaderSession(sid: string, now: Date): SQL {
+  return and(
+    eq(sessions.sid, sid),
+    gt(sessions.expire, now),
+    eq(accessCodes.isActive, "true"),
+    or(isNull(accessCodes.expiresAt), gt(accessCodes.expiresAt, now)),
+  )!;
+}
+
+/**
+ * The level of the live reader session `sid` names, as a scalar subquery (null without one), for
+ * a read that checks the session in its own statement (the chapter page: one round trip).
+ */
+export function readerLevelQuery(sid: string | null, now = new Date()): SQL {
+  if (!sid) return sql`NULL::text`;
+  return sql`(SELECT ${accessCodes.level} FROM ${sessions} INNER JOIN ${accessCodes} ON ${accessCodes.id} = ${sessions.accessCodeId} WHERE ${liveReaderSession(sid, now)})`;
 }
 
 export interface AdminSession {

@@ -15,9 +15,10 @@
 import { chapterDescription, neighbours, renderChapterBody, renderChapterPager, renderOnThisPage } from "../../lib/chapter-body.ts";
 import { ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import { levelOf, type Level } from "../../lib/levels.ts";
+import { canAccess, levelOf, type Level } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 import { requireReadable } from "../access/reader.ts";
+import { readerLevelQuery, verifiedSid } from "../auth/session.ts";
 import { database, databaseGeneration } from "../db/index.ts";
 import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
@@ -145,12 +146,15 @@ export async function chapterPage(request: Request, slug: string, again = true):
   if (!SLUG_PATTERN.test(slug)) return builtPage("/404", 404, "404 Page Not Found");
   try {
     const db = await database();
-    const { version, chapter } = await getChapterPageKey(db, slug);
+    // The reader's session is checked in the same statement as the page key: one round trip.
+    const sid = await verifiedSid(request, "reader");
+    const { version, chapter, readerLevel } = await getChapterPageKey(db, slug, readerLevelQuery(sid));
     if (!chapter) return builtPage("/chapter-not-found", 404, "Chapter not found");
     const level = levelOf(chapter.level);
     let tier: Level;
     try {
-      tier = await requireReadable(request, level);
+      // A reader who may read it, as read; anyone else (the admin, or a refusal) as requireReadable decides.
+      tier = readerLevel !== null && canAccess(levelOf(readerLevel), level) ? levelOf(readerLevel) : await requireReadable(request, level);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
         return new Response(null, { status: 302, headers: { location: "/resume", ...NOT_CACHED } });

@@ -3,7 +3,7 @@
  * never come back from these functions, and neither do the admin's bookkeeping columns (a pending
  * draft, who saved, a publishing schedule).
  */
-import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
+import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from "../db/orm.ts";
 import type { Level } from "../../lib/levels.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, contentVersion, subsections, type ChapterRow, type SubsectionRow } from "../db/schema.ts";
@@ -122,16 +122,26 @@ export interface ChapterPageKey {
   version: number;
   /** The published chapter at the address, if there is one. */
   chapter: { id: number; level: string | null } | null;
+  /** What `readerLevel` answered (the reader session's level), read in the same statement. */
+  readerLevel: string | null;
 }
 
-export async function getChapterPageKey(db: Database, slug: string): Promise<ChapterPageKey> {
+/**
+ * The page key of the chapter at `slug`; with `readerLevel` (a scalar subquery:
+ * auth/session.ts `readerLevelQuery`), the reader's level in the same round trip.
+ */
+export async function getChapterPageKey(db: Database, slug: string, readerLevel: SQL = sql`NULL::text`): Promise<ChapterPageKey> {
   const result = (await db.execute(sql`
-    SELECT v.version, c.id, c.level FROM ${contentVersion} v
+    SELECT v.version, c.id, c.level, ${readerLevel} AS reader_level FROM ${contentVersion} v
       LEFT JOIN ${chapters} c ON c.slug = ${slug} AND c.deleted_at IS NULL AND c.status = 'published'
-     WHERE v.id = 1`)) as unknown as { rows: Array<{ version: number | string; id: number | null; level: string | null }> };
+     WHERE v.id = 1`)) as unknown as { rows: Array<{ version: number | string; id: number | null; level: string | null; reader_level: string | null }> };
   const row = result.rows[0];
   if (!row) throw new Error("The content_version row is missing: run the migrations.");
-  return { version: Number(row.version), chapter: row.id === null ? null : { id: row.id, level: row.level } };
+  return {
+    version: Number(row.version),
+    chapter: row.id === null ? null : { id: row.id, level: row.level },
+    readerLevel: row.reader_level,
+  };
 }
 
 export async function getChapterPage(db: Database, slug: string): Promise<ChapterPageData | undefined> {
