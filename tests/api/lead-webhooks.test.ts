@@ -13,7 +13,8 @@ import { RETRY_WINDOW_MS } from "../../src/server/leads/backoff.ts";
 import { workQueue } from "../../src/server/leads/delivery-queue.ts";
 import { runRetention, WEBHOOK_LOG_DAYS } from "../../src/server/maintenance/retention.ts";
 import type { PhotoStore } from "../../src/server/uploads/photo-store.ts";
-import { SIGNATURE_HEADER, verifySignature } from "../../src/server/leads/signature.ts";
+import { DELIVERY_HEADER, SIGNATURE_HEADER, verifySignature } from "../../src/server/leads/signature.ts";
+import { siteAddress } from "../../src/server/leads/environment.ts";
 import type { LeadPayload } from "../../src/server/leads/payload.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { adminLogin, asAdmin } from "../support/admin.ts";
@@ -95,9 +96,9 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     await receiver.waitFor(1);
     const [request] = receiver.received;
     expect(request!.headers["content-type"]).toBe("application/json");
-    expect(verifySignature(hook.secret, request!.headers[SIGNATURE_HEADER] as string, request!.body)).toBe(true);
-    expect(verifySignature("whsec_wrong", request!.headers[SIGNATURE_HEADER] as string, request!.body)).toBe(false);
-    expect(verifySignature(hook.secret, request!.headers[SIGNATURE_HEADER] as string, request!.body.replace("Ada", "Eve"))).toBe(false);
+    expect(verifySignature(hook.secret, request!.headers[SIGNATURE_HEADER] as string, request!.headers[DELIVERY_HEADER] as string, request!.body)).toBe(true);
+    expect(verifySignature("whsec_wrong", request!.headers[SIGNATURE_HEADER] as string, request!.headers[DELIVERY_HEADER] as string, request!.body)).toBe(false);
+    expect(verifySignature(hook.secret, request!.headers[SIGNATURE_HEADER] as string, request!.headers[DELIVERY_HEADER] as string, request!.body.replace("Ada", "Eve"))).toBe(false);
     const payload = JSON.parse(request!.body) as LeadPayload;
     expect(payload).toMatchObject({ event: "scan.completed", id, name: "Ada Lovelace", email: "ada@example.com", score: 44, level: result.level });
     expect(payload.categories.map((c) => c.id)).toEqual(content.dimensions.map((d) => d.id));
@@ -105,7 +106,7 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     expect(payload.answers).toHaveLength(15);
     expect(payload.answers[0]).toMatchObject({ question: 1, text: content.questions[0]!.text, answer: expect.stringMatching(/^[ABCD]$/) });
     expect(payload.answers.every((a) => Object.keys(a).join() === "question,text,answer,answerText")).toBe(true); // no points
-    expect(payload.submissionUrl).toBe(`http://localhost/admin?submission=${id}`);
+    expect(payload.submissionUrl).toBe(new URL(`/admin?submission=${id}`, siteAddress()).toString());
     expect(Date.parse(payload.completedAt)).toBeGreaterThan(Date.now() - 60_000);
 
     const [row] = await settled();
@@ -183,7 +184,7 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     await database.db.update(leadWebhooks).set({ url: "http://127.0.0.1:9/closed" }).where(eq(leadWebhooks.id, hook.id));
     await workQueue(database.db, { now: () => row!.nextAttemptAt });
     [row] = await deliveries();
-    expect(row!.lastError).toMatch(/fetch failed|ECONNREFUSED/);
+    expect(row!.lastError).toBe("The connection was refused: nothing is listening at the receiver's address.");
     await database.db.update(leadWebhooks).set({ url: receiver.url }).where(eq(leadWebhooks.id, hook.id));
 
     // Send again: a new delivery of the same body, sent at once.
@@ -203,7 +204,7 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     expect(response.status).toBe(202);
     await receiver.waitFor(1);
     const sample = receiver.received[0]!;
-    expect(verifySignature(hook.secret, sample.headers[SIGNATURE_HEADER] as string, sample.body)).toBe(true);
+    expect(verifySignature(hook.secret, sample.headers[SIGNATURE_HEADER] as string, sample.headers[DELIVERY_HEADER] as string, sample.body)).toBe(true);
     expect(JSON.parse(sample.body)).toMatchObject({ event: "test", name: "Test Lead", answers: expect.any(Array) });
     expect((await api("/api/admin/webhooks/999999/test", asAdmin(cookie, "POST"))).status).toBe(404);
 
@@ -255,7 +256,7 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
       expect(receiver.received).toHaveLength(1); // still leased
       await workQueue(worker, { now: () => new Date(Date.now() + 61_000) });
       expect(receiver.received).toHaveLength(2);
-      expect(verifySignature(hook.secret, receiver.received[1]!.headers[SIGNATURE_HEADER] as string, receiver.received[1]!.body)).toBe(true);
+      expect(verifySignature(hook.secret, receiver.received[1]!.headers[SIGNATURE_HEADER] as string, receiver.received[1]!.headers[DELIVERY_HEADER] as string, receiver.received[1]!.body)).toBe(true);
       expect(await deliveries()).toEqual([expect.objectContaining({ id: row!.id, status: "delivered", attempts: 2 })]);
     } finally {
       await second?.close();
@@ -278,7 +279,7 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     } finally {
       await Promise.all(workers.map((w) => w.close()));
     }
-    const ids = receiver.received.map((r) => r.headers["x-lead-delivery"]);
+    const ids = receiver.received.map((r) => r.headers[DELIVERY_HEADER]);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
     const rows = await database.db.select().from(webhookDeliveries);

@@ -1,6 +1,6 @@
 /**
  * Leads (issue 15) in the browser: the private result link offered on 'Scan Complete' and reopened
- * elsewhere; the admin's Webhooks tab (add, secret, test, delivery log, send again) against a
+ * elsewhere; the admin's Webhooks tab (add, secret, test, delivery log, send again, pause) against a
  * local receiver; and the drop-off table and band filter of Assessment Submissions.
  */
 import type { Page } from "@playwright/test";
@@ -8,7 +8,7 @@ import { adminLogin } from "./admin-fixtures.ts";
 import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
-import { SIGNATURE_HEADER, verifySignature } from "../../src/server/leads/signature.ts";
+import { DELIVERY_HEADER, SIGNATURE_HEADER, verifySignature } from "../../src/server/leads/signature.ts";
 
 async function takeScan(page: Page, name: string, email: string): Promise<void> {
   await page.goto("/assessment");
@@ -76,7 +76,7 @@ test.describe("webhooks in the admin panel", () => {
     await card.getByRole("button", { name: `Send a test to ${receiver.url}` }).click();
     await expect.poll(() => receiver.received.length).toBe(1);
     const sample = receiver.received[0]!;
-    expect(verifySignature(secret, sample.headers[SIGNATURE_HEADER] as string, sample.body)).toBe(true);
+    expect(verifySignature(secret, sample.headers[SIGNATURE_HEADER] as string, sample.headers[DELIVERY_HEADER] as string, sample.body)).toBe(true);
     const log = page.getByRole("table", { name: "Delivery log" });
     await expect(log.getByTestId("delivery-row").first()).toContainText("Delivered");
 
@@ -87,6 +87,15 @@ test.describe("webhooks in the admin panel", () => {
     await expect(log.getByTestId("delivery-row").first()).toContainText("Retrying");
     await expect(log.getByTestId("delivery-row").first()).toContainText("The receiver answered 500");
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Pausing stops the delivery waiting for its retry at once, and says so; no tests while paused.
+    await card.getByRole("button", { name: "Pause" }).click();
+    await expect(card).toContainText("Paused: nothing is sent to it");
+    await expect(card.getByRole("button", { name: `Send a test to ${receiver.url}` })).toBeDisabled();
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(log.getByTestId("delivery-row").first()).toContainText("Failed");
+    await expect(log.getByTestId("delivery-row").first()).toContainText("Stopped: the webhook was paused.");
+    expect(receiver.received).toHaveLength(2);
 
     // Removing it (other tests of this run must not feed a receiver that is gone).
     await card.getByRole("button", { name: `Remove ${receiver.url}` }).click();

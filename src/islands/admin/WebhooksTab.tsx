@@ -121,9 +121,20 @@ function WebhookCard({ webhook, onRemove }: { webhook: LeadWebhook; onRemove: ()
           <p className={muted}>
             <span className={badge}>{webhook.active ? "On" : "Paused"}</span> Added {formatTime(webhook.createdAt)}
           </p>
+          {!webhook.active && (
+            <p className={`${muted} mt-1`}>
+              Paused: nothing is sent to it, and deliveries that were waiting for a retry were stopped. Turn it on to send tests and new scans again.
+            </p>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={secondary} onClick={() => void sendTest(webhook.id)} aria-label={`Send a test to ${webhook.url}`}>
+          <button
+            type="button"
+            className={secondary}
+            onClick={() => void sendTest(webhook.id)}
+            disabled={!webhook.active}
+            aria-label={`Send a test to ${webhook.url}`}
+          >
             Send a Test
           </button>
           <button type="button" className={secondary} onClick={() => void setWebhookActive(webhook.id, !webhook.active)}>

@@ -170,11 +170,16 @@ describe("ScanSync", () => {
     ]);
   });
 
-  it("retries a completion that failed in the network (completion is idempotent)", async () => {
-    const { server, sync } = setup();
+  it.each([[503], [502], [0]])("sends a completion once when it fails with %i (mutations are never retried), and keeps the scan", async (failure) => {
+    const { server, sync, sleeps } = setup();
     answerEverything(sync);
     await sync.flush();
-    server.failures = [502];
+    server.calls.length = 0;
+    server.failures = [failure];
+    await expect(sync.complete({ name: "Ada", email: "ada@example.com" })).rejects.toThrow();
+    expect(server.calls).toEqual([`POST /api/assessment/session/${sync.sessionId}/complete`]);
+    expect(sleeps).toEqual([]);
+    expect(sync.unconfirmed()).toEqual([]); // the scan is kept: pressing 'Get My Results' again sends it again
     await expect(sync.complete({ name: "Ada", email: "ada@example.com" })).resolves.toMatchObject({ totalScore: 15 });
   });
 

@@ -10,7 +10,10 @@
  * - When the server no longer knows the session (404) or it was completed elsewhere (409, e.g. in
  *   a duplicated tab), a new session is started and every answer given so far is sent to it.
  *   Only on a reload (`resume`) does such a session mean starting afresh: see `resume`.
- * - Completion is idempotent on the server, so it is retried like an answer save.
+ * - The completion is sent once: it is a mutation, and mutations are never retried (SPEC.md
+ *   section 9). A failure (network, 5xx) is reported to the caller, which shows the spec's error
+ *   toast; the reader may press 'Get My Results' again. (The server's completion is idempotent
+ *   besides, so a completion that arrives twice still makes one submission and one delivery.)
  *
  * The state is mirrored to sessionStorage after every change (scan-storage.ts).
  */
@@ -150,8 +153,10 @@ export class ScanSync {
     let resent = false;
     for (;;) {
       const id = this.sessionId!;
-      const outcome = await this.attempt(() =>
-        this.options.request<ScanResult>("POST", `/api/assessment/session/${encodeURIComponent(id)}/complete`, contact),
+      // Sent once (no retry delays): see the top of this file.
+      const outcome = await this.attempt(
+        () => this.options.request<ScanResult>("POST", `/api/assessment/session/${encodeURIComponent(id)}/complete`, contact),
+        [],
       );
       if (outcome.ok) {
         this.restart();

@@ -88,7 +88,7 @@ export const completeScan = route<[id: string]>({
     if (!UUID.test(id)) throw unknownSession();
     const db = await database();
     const sessionId = id.toLowerCase();
-    const outcome = await completeScanSession(db, loadAssessment(), sessionId, contact, new Date(), { siteUrl: siteAddress(request) });
+    const outcome = await completeScanSession(db, loadAssessment(), sessionId, contact, new Date(), { siteUrl: siteAddress() });
     if (outcome.kind === "not-found") throw unknownSession();
     if (outcome.kind === "unanswered") {
       const list = outcome.questions;

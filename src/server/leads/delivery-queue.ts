@@ -10,15 +10,18 @@
  *
  * What remains is at-least-once in one case no queue can close: the receiver answers 2xx and the
  * database is unreachable before the answer is recorded. Each request carries `X-Lead-Delivery`
- * (the delivery's id) and the body's `id` (the scan's), for a receiver to ignore a repeat.
+ * (the delivery's id, covered by the signature) and the body's `id` (the scan's), for a receiver
+ * to ignore a repeat.
+ *
+ * A paused webhook is sent nothing: its due rows are not claimed, and pausing it ends the rows
+ * still waiting (webhooks.ts); an attempt already under way when it is paused is not retried.
  */
-import { lookup } from "node:dns/promises";
 import { sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
-import { webhookDeliveries } from "../db/schema.ts";
+import { leadWebhooks, webhookDeliveries } from "../db/schema.ts";
 import { nextAttemptAfterFailure } from "./backoff.ts";
-import { SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
-import { isPrivateAddress } from "./webhook-url.ts";
+import { postToReceiver, type ReceiverAnswer, type Resolver } from "./receiver-request.ts";
+import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
 
 export const LEASE_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -36,10 +39,11 @@ export interface ClaimedDelivery {
 
 export interface QueueOptions {
   now?: () => Date;
-  fetch?: typeof fetch;
   /** Refuse receivers that resolve to a private address (production). */
   publicOnly?: boolean;
   timeoutMs?: number;
+  /** How receivers' host names are looked up (DNS by default; tests give their own). */
+  resolve?: Resolver;
 }
 
 /**
@@ -58,6 +62,7 @@ export async function claimDue(
       SELECT "id" FROM ${webhookDeliveries}
       WHERE "status" = 'pending' AND "next_attempt_at" <= ${at}::timestamptz
         AND ("lease_until" IS NULL OR "lease_until" <= ${at}::timestamptz)
+        AND EXISTS (SELECT 1 FROM ${leadWebhooks} AS w WHERE w."id" = ${webhookDeliveries}."webhook_id" AND w."active")
         ${sessionId ? sql`AND "session_id" = ${sessionId}::uuid` : sql``}
         ${deliveryId ? sql`AND "id" = ${deliveryId}` : sql``}
       ORDER BY "next_attempt_at", "id"
@@ -82,63 +87,64 @@ export async function claimDue(
   }));
 }
 
-export type AttemptOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+export type AttemptOutcome = ReceiverAnswer;
 
-/** Sends one delivery, signed; never throws. */
+/**
+ * Sends one delivery, signed over its id and body, to the address its host name was checked at
+ * (receiver-request.ts); never throws.
+ */
 export async function sendDelivery(delivery: ClaimedDelivery, now: Date, options: QueueOptions = {}): Promise<AttemptOutcome> {
-  const { fetch: send = fetch, publicOnly = false, timeoutMs = REQUEST_TIMEOUT_MS } = options;
-  try {
-    if (publicOnly) {
-      const host = new URL(delivery.url).hostname;
-      const addresses = await lookup(host.replace(/^\[|\]$/g, ""), { all: true });
-      if (addresses.some((a) => isPrivateAddress(a.address))) {
-        return { ok: false, status: null, error: `${host} resolves to a private address; refused.` };
-      }
-    }
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const response = await send(delivery.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "TheSystemBook-Webhooks/1",
-        [SIGNATURE_HEADER]: signatureHeader(delivery.secret, timestamp, delivery.body),
-        "x-lead-delivery": String(delivery.id),
-      },
-      body: delivery.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    // The answer's body is not needed; reading a little of it frees the connection.
-    await response.body?.cancel().catch(() => {});
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
-    return { ok: false, status: response.status, error: `The receiver answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.` };
-  } catch (error) {
-    const name = error instanceof Error ? error.name : "";
-    if (name === "TimeoutError" || name === "AbortError") return { ok: false, status: null, error: `No answer within ${timeoutMs / 1000} s.` };
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return { ok: false, status: null, error: `${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 500) };
-  }
+  const { publicOnly = false, timeoutMs = REQUEST_TIMEOUT_MS, resolve } = options;
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const id = String(delivery.id);
+  return postToReceiver(delivery.url, {
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "TheSystemBook-Webhooks/1",
+      [SIGNATURE_HEADER]: signatureHeader(delivery.secret, timestamp, id, delivery.body),
+      [DELIVERY_HEADER]: id,
+    },
+    body: delivery.body,
+    publicOnly,
+    timeoutMs,
+    resolve,
+  });
 }
 
-/** Records an attempt's outcome, only while this worker's lease still holds; answers whether it did. */
+/** Added to an attempt's error when its webhook was paused meanwhile: it is not tried again. */
+export const PAUSED_NOTE = "Not retried: the webhook is paused.";
+
+/**
+ * Records an attempt's outcome, only while this worker's lease still holds; answers whether it did.
+ * A failure is retried only while the webhook is on: if it was paused during the attempt, the
+ * delivery is marked failed (a 2xx is still recorded as delivered: it was).
+ */
 export async function recordOutcome(db: Database, delivery: ClaimedDelivery, outcome: AttemptOutcome, now: Date): Promise<"delivered" | "retry" | "failed" | "lost-lease"> {
   const lease = delivery.leaseUntil.toISOString();
-  let state: "delivered" | "retry" | "failed";
-  let values: Record<string, unknown>;
+  const mine = sql`d."id" = ${delivery.id} AND d."lease_until" = ${lease}::timestamptz`;
   if (outcome.ok) {
-    state = "delivered";
-    values = { status: "delivered", deliveredAt: now, lastStatus: outcome.status, lastError: null, leaseUntil: null };
-  } else {
-    const next = nextAttemptAfterFailure(delivery.attempts, now, delivery.giveUpAt);
-    state = next ? "retry" : "failed";
-    values = { status: next ? "pending" : "failed", nextAttemptAt: next ?? now, lastStatus: outcome.status, lastError: outcome.error, leaseUntil: null };
+    const rows = await db
+      .update(webhookDeliveries)
+      .set({ status: "delivered", deliveredAt: now, lastStatus: outcome.status, lastError: null, leaseUntil: null })
+      .where(sql`${webhookDeliveries.id} = ${delivery.id} AND ${webhookDeliveries.leaseUntil} = ${lease}::timestamptz`)
+      .returning({ id: webhookDeliveries.id });
+    return rows.length > 0 ? "delivered" : "lost-lease";
   }
-  const rows = await db
-    .update(webhookDeliveries)
-    .set(values)
-    .where(sql`${webhookDeliveries.id} = ${delivery.id} AND ${webhookDeliveries.leaseUntil} = ${lease}::timestamptz`)
-    .returning({ id: webhookDeliveries.id });
-  return rows.length > 0 ? state : "lost-lease";
+  const next = nextAttemptAfterFailure(delivery.attempts, now, delivery.giveUpAt);
+  // Still wanted: the webhook is on, and pausing it did not end this delivery meanwhile.
+  const wanted = sql`(d."status" = 'pending' AND EXISTS (SELECT 1 FROM ${leadWebhooks} AS w WHERE w."id" = d."webhook_id" AND w."active"))`;
+  const result = (await db.execute(sql`
+    UPDATE ${webhookDeliveries} AS d
+    SET "status" = CASE WHEN ${next !== null}::boolean AND ${wanted} THEN 'pending' ELSE 'failed' END,
+        "next_attempt_at" = ${(next ?? now).toISOString()}::timestamptz,
+        "last_status" = ${outcome.status}::integer,
+        "last_error" = CASE WHEN ${wanted} THEN ${outcome.error} ELSE ${`${outcome.error} ${PAUSED_NOTE}`} END,
+        "lease_until" = NULL
+    WHERE ${mine}
+    RETURNING d."status"`)) as unknown as { rows: Array<{ status: string }> };
+  const row = result.rows[0];
+  if (!row) return "lost-lease";
+  return row.status === "pending" ? "retry" : "failed";
 }
 
 export interface QueueReport {

@@ -10,7 +10,13 @@ export function webhooksInProduction(): boolean {
   return settings.platform !== "local" || (settings.siteUrl?.startsWith("https://") ?? false);
 }
 
-/** SITE_URL (or Netlify's URL), else the address the request came to. */
-export function siteAddress(request?: Request): string {
-  return config().siteUrl ?? (request ? new URL(request.url).origin : "http://localhost:4321");
+/**
+ * The site's configured address: SITE_URL (or Netlify's URL), else the local host's own
+ * (http://localhost:{PORT}, README's default). Never the address a request came to: its Host
+ * header is the caller's to choose, and a link built from it would send the admin who opens a
+ * lead anywhere the caller liked.
+ */
+export function siteAddress(): string {
+  const settings = config();
+  return settings.siteUrl ?? `http://localhost:${settings.port}`;
 }

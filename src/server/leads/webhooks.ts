@@ -41,6 +41,8 @@ export interface Delivery {
 }
 
 export class TooManyWebhooks extends Error {}
+/** A test or "send again" for a paused webhook: nothing is sent to it until it is on. */
+export class WebhookPaused extends Error {}
 
 export async function listWebhooks(db: Database): Promise<Webhook[]> {
   return db.select().from(leadWebhooks).orderBy(leadWebhooks.id);
@@ -62,13 +64,32 @@ export async function deleteWebhook(db: Database, id: number): Promise<boolean> 
   return (await db.delete(leadWebhooks).where(eq(leadWebhooks.id, id)).returning({ id: leadWebhooks.id })).length > 0;
 }
 
-/** Turns a webhook on or off (an inactive one gets no new scans); null when there is none. */
+/** What the log says of a delivery that pausing its webhook ended. */
+export const STOPPED_BY_PAUSE = "Stopped: the webhook was paused.";
+
+/**
+ * Turns a webhook on or off; null when there is none. An inactive one gets no new scans, and
+ * pausing it ends its deliveries still waiting for a (re)try at once: they are marked failed
+ * ("Send again" sends one anew once it is on). Turning it on again does not revive them.
+ */
 export async function setWebhookActive(db: Database, id: number, active: boolean): Promise<Webhook | null> {
-  const [row] = await db.update(leadWebhooks).set({ active }).where(eq(leadWebhooks.id, id)).returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(leadWebhooks).set({ active }).where(eq(leadWebhooks.id, id)).returning();
+    if (!row) return null;
+    if (!active) {
+      await tx.execute(sql`
+        UPDATE ${webhookDeliveries}
+        SET "status" = 'failed', "last_error" = concat_ws(' ', "last_error", ${STOPPED_BY_PAUSE}::text)
+        WHERE "webhook_id" = ${id} AND "status" = 'pending'`);
+    }
+    return row;
+  });
 }
 
-/** Queues `payload` for every active webhook; run it in the completing transaction. Answers how many. */
+/**
+ * Queues `payload` for every active webhook; run it in the completing transaction. Answers how many.
+ * The webhooks are read FOR SHARE: a pause waits for this transaction, then ends what it queued.
+ */
 export async function queueLeadDeliveries(tx: Database, sessionId: string, payload: LeadPayload, now: Date): Promise<number> {
   const body = JSON.stringify(payload);
   const giveUpAt = new Date(now.getTime() + RETRY_WINDOW_MS);
@@ -76,23 +97,30 @@ export async function queueLeadDeliveries(tx: Database, sessionId: string, paylo
     INSERT INTO ${webhookDeliveries} ("webhook_id", "session_id", "kind", "body", "next_attempt_at", "give_up_at", "created_at")
     SELECT ${leadWebhooks.id}, ${sessionId}::uuid, 'lead', ${body}, ${now.toISOString()}::timestamptz, ${giveUpAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
     FROM ${leadWebhooks} WHERE ${leadWebhooks.active}
+    FOR SHARE
     RETURNING "id"`)) as unknown as { rows: unknown[] };
   return result.rows.length;
 }
 
-/** Queues one delivery of `body` to one webhook (a test, or "send again"); null when the webhook is gone. */
+/**
+ * Queues one delivery of `body` to one webhook (a test, or "send again"); null when the webhook is
+ * gone; throws WebhookPaused when it is paused (read FOR SHARE, as in queueLeadDeliveries).
+ */
 export async function queueDelivery(
   db: Database,
   values: { webhookId: number; sessionId: string | null; kind: "lead" | "test"; body: string },
   now: Date,
 ): Promise<number | null> {
-  const [hook] = await db.select({ id: leadWebhooks.id }).from(leadWebhooks).where(eq(leadWebhooks.id, values.webhookId));
-  if (!hook) return null;
-  const [row] = await db
-    .insert(webhookDeliveries)
-    .values({ ...values, nextAttemptAt: now, createdAt: now, giveUpAt: new Date(now.getTime() + RETRY_WINDOW_MS) })
-    .returning({ id: webhookDeliveries.id });
-  return row!.id;
+  return db.transaction(async (tx) => {
+    const [hook] = await tx.select({ active: leadWebhooks.active }).from(leadWebhooks).where(eq(leadWebhooks.id, values.webhookId)).for("share");
+    if (!hook) return null;
+    if (!hook.active) throw new WebhookPaused("This webhook is paused: turn it on to send to it.");
+    const [row] = await tx
+      .insert(webhookDeliveries)
+      .values({ ...values, nextAttemptAt: now, createdAt: now, giveUpAt: new Date(now.getTime() + RETRY_WINDOW_MS) })
+      .returning({ id: webhookDeliveries.id });
+    return row!.id;
+  });
 }
 
 /** "Send again": a new delivery of the same body to the same webhook. Null when there is no such delivery. */

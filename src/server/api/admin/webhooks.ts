@@ -2,11 +2,11 @@
  * Lead webhooks from the admin panel (issue 15; README "Lead webhooks"):
  *   GET    /api/admin/webhooks                            [{id, url, secret, active, createdAt}]
  *   POST   /api/admin/webhooks {url}                      201 the webhook, with its new signing secret
- *   PUT    /api/admin/webhooks/{id} {active}              200 the webhook (an inactive one gets no new scans)
+ *   PUT    /api/admin/webhooks/{id} {active}              200 the webhook (a paused one gets no new scans, and its waiting deliveries end)
  *   DELETE /api/admin/webhooks/{id}                       204; its log goes with it
- *   POST   /api/admin/webhooks/{id}/test                  202 {deliveryId}: a sample lead, sent at once
+ *   POST   /api/admin/webhooks/{id}/test                  202 {deliveryId}: a sample lead, sent at once (409 while paused)
  *   GET    /api/admin/webhook-deliveries                  the newest deliveries (the log)
- *   POST   /api/admin/webhook-deliveries/{id}/resend      202 {deliveryId}: the same body again, as a new delivery
+ *   POST   /api/admin/webhook-deliveries/{id}/resend      202 {deliveryId}: the same body again, as a new delivery (409 while paused)
  */
 import { z } from "../../../lib/zod.ts";
 import { requireAdmin } from "../../access/admin.ts";
@@ -29,6 +29,7 @@ import {
   resendDelivery,
   setWebhookActive,
   TooManyWebhooks,
+  WebhookPaused,
 } from "../../leads/webhooks.ts";
 import { deferAfterResponse } from "../../runtime/request-scope.ts";
 import type { Database } from "../../db/types.ts";
@@ -38,6 +39,16 @@ const createBody = z.object({ url: z.string({ error: "is required" }).max(WEBHOO
 const activeBody = z.object({ active: z.boolean({ error: "must be true or false" }) });
 
 const noWebhook = (id: number) => notFound(`No webhook ${id}; reload the list.`);
+
+/** Queues a delivery; a paused webhook is a 409 telling the admin to turn it on first. */
+async function queueOrRefuse(queue: () => Promise<number | null>): Promise<number | null> {
+  try {
+    return await queue();
+  } catch (error) {
+    if (error instanceof WebhookPaused) throw new HttpError(409, "webhook_paused", error.message);
+    throw error;
+  }
+}
 
 /**
  * Sends one queued delivery right away, after the answer: the operator sees the outcome in the
@@ -93,8 +104,8 @@ export const adminWebhookTest = route<[id: string]>({
     const id = parseId(idText);
     const db = await database();
     const now = adminNow();
-    const body = JSON.stringify(samplePayload(loadAssessment(), siteAddress(request), now));
-    const deliveryId = await queueDelivery(db, { webhookId: id, sessionId: null, kind: "test", body }, now);
+    const body = JSON.stringify(samplePayload(loadAssessment(), siteAddress(), now));
+    const deliveryId = await queueOrRefuse(() => queueDelivery(db, { webhookId: id, sessionId: null, kind: "test", body }, now));
     if (deliveryId === null) throw noWebhook(id);
     sendSoon(db, deliveryId);
     return json({ deliveryId }, { status: 202 });
@@ -114,7 +125,7 @@ export const adminWebhookResend = route<[id: string]>({
     requireSameSite(request);
     const id = parseId(idText);
     const db = await database();
-    const deliveryId = await resendDelivery(db, id, adminNow());
+    const deliveryId = await queueOrRefuse(() => resendDelivery(db, id, adminNow()));
     if (deliveryId === null) throw notFound(`No delivery ${id}; reload the log.`);
     sendSoon(db, deliveryId);
     return json({ deliveryId }, { status: 202 });
