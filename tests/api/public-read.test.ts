@@ -24,14 +24,16 @@ describe.each(databaseTargets())("public read API on $name", (target) => {
     expect(await response.json()).toEqual({ status: "ok", database: target.name });
   });
 
-  it("GET /api/chapters lists every seed chapter with its level and no content", async () => {
+  it("GET /api/chapters lists every seed chapter with its level and no content (an Operator one with its text stamp)", async () => {
     const response = await api("/api/chapters");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     const list = (await response.json()) as Array<Record<string, unknown>>;
     expect(list.map((c) => c.slug)).toEqual(book.map((c) => c.slug));
     for (const chapter of list) {
-      expect(Object.keys(chapter).sort()).toEqual(["id", "level", "order", "readingTime", "slug", "title"]);
+      const open = chapter.level === "Operator";
+      expect(Object.keys(chapter).sort()).toEqual(["id", "level", "order", "readingTime", "slug", ...(open ? ["textStamp"] : []), "title"]);
+      if (open) expect(chapter.textStamp).toMatch(/^[0-9a-f]{12}$/);
     }
   });
 

@@ -1,6 +1,8 @@
 /**
  * GET /api/search: the locked levels' full-text search, only for a session that may read them,
- * on every database. An anonymous or Architect reader never receives Mastermind text.
+ * on every database. An anonymous or Architect reader never receives Mastermind text, and no
+ * reader receives a draft's words (issue 21: 1). The live chapter list's text stamps, against
+ * which the browser checks the static index of the open level (issue 21: 2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBook } from "../../src/server/content/book.ts";
@@ -11,6 +13,10 @@ import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { loginAs } from "../support/auth.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
+import { operatorRecords } from "../../src/server/build/search-records.ts";
+import { eq } from "../../src/server/db/orm.ts";
+import { chapters, subsections } from "../../src/server/db/schema.ts";
+import { chapterSlugOf } from "../../src/islands/reader/search/merge-results.ts";
 
 const book = loadBook();
 
@@ -108,6 +114,93 @@ describe.each(databaseTargets())("search on $name", (target) => {
     for (const result of await results(word, cookies.Mastermind)) {
       expect(result.snippet.map((p) => p.text).join("").split(" ").length).toBeLessThanOrEqual(40);
     }
+  });
+
+  it("never answers a draft's words, to any reader: a draft chapter and its parts, a draft subsection, a pending edit (issue 21: 1)", async () => {
+    const canary = "draftcanaryzq";
+    const db = database.db;
+    const draftChapter = await createChapter(db, { level: "Architect", slug: "canary-draft", title: "Draft Room", status: "draft", content: `A ${canary} chapter nobody may read yet.` });
+    await createSubsection(db, draftChapter.id, { slug: "inside", title: "Inside", content: `A published part inside a draft chapter: ${canary}.` });
+    const live = await createChapter(db, { level: "Mastermind", slug: "canary-live", title: "Live Room", content: "Published words only." });
+    const draftPart = await createSubsection(db, live.id, { slug: "unready", title: "Unready", status: "draft", content: `An unpublished ${canary} part.` });
+    const edited = await createSubsection(db, live.id, { slug: "edited", title: "Edited", content: "Its live words." });
+    // Pending edits of published items (issue 14) wait in their `draft` column.
+    await db.update(chapters).set({ draft: { slug: live.slug, title: live.title, content: `Pending ${canary} words.`, level: "Mastermind" } }).where(eq(chapters.id, live.id));
+    await db.update(subsections).set({ draft: { slug: "edited", title: "Edited", content: `A pending ${canary} edit.` } }).where(eq(subsections.id, edited.id));
+
+    const anonymous = await search(canary);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).not.toContain(canary);
+    for (const level of ["Operator", "Architect", "Mastermind"] as const) {
+      for (const q of [canary, `${canary} inside`, "unpublished part", "pending edit", "nobody may read"]) {
+        const response = await search(q, cookies[level]);
+        expect(response.status).toBe(200);
+        const body = await response.text();
+        expect((JSON.parse(body) as { results: SearchResult[] }).results, `${q} for ${level}`).toEqual([]);
+        expect(body).not.toContain(canary);
+      }
+    }
+
+    // Once published, the same words are found: the checks above are not vacuous.
+    await db.update(subsections).set({ status: "published" }).where(eq(subsections.id, draftPart.id));
+    await db.update(chapters).set({ status: "published" }).where(eq(chapters.id, draftChapter.id));
+    expect((await results(canary, cookies.Mastermind)).map((r) => r.url).sort()).toEqual(["/canary-draft", "/canary-draft#inside", "/canary-live#unready"]);
+    expect((await results(canary, cookies.Architect)).map((r) => r.url).sort()).toEqual(["/canary-draft", "/canary-draft#inside"]);
+  });
+
+  it("gives each Operator chapter of the live list the text stamp the static index holds, which any change of its words changes (issue 21: 2)", async () => {
+    const db = database.db;
+    const listed = async () => (await (await api("/api/chapters")).json()) as Array<{ slug: string; level: string; textStamp?: string }>;
+    const records = async (slug: string) => (await operatorRecords(db)).filter((r) => chapterSlugOf(r.url) === slug);
+
+    // The seed: every Operator chapter's stamp is the one its records carry; a locked chapter has none.
+    const all = await operatorRecords(db);
+    const list = await listed();
+    expect(list.filter((c) => c.textStamp).length).toBeGreaterThanOrEqual(3);
+    for (const chapter of list) {
+      if (chapter.level !== "Operator") expect(chapter).not.toHaveProperty("textStamp");
+      else for (const record of all.filter((r) => chapterSlugOf(r.url) === chapter.slug)) expect(record.meta.stamp, chapter.slug).toBe(chapter.textStamp);
+    }
+
+    const open = await createChapter(db, { level: "Operator", slug: "stamped", title: "Stamped", content: "Ünïcode words — “quoted” ✓." });
+    const part = await createSubsection(db, open.id, { slug: "first", title: "First", content: "First part.", order: 1 });
+    const second = await createSubsection(db, open.id, { slug: "second", title: "Second", content: "Second part.", order: 2 });
+    const stamp = async () => {
+      const entry = (await listed()).find((c) => c.slug === "stamped")!;
+      for (const record of await records("stamped")) expect(record.meta.stamp).toBe(entry.textStamp);
+      return entry.textStamp;
+    };
+    const first = await stamp();
+    expect(first).toMatch(/^[0-9a-f]{12}$/);
+    expect(await records("stamped")).toHaveLength(3);
+
+    // What changes no searchable word changes no stamp: a reorder, a draft part, pending edits, a photo, the reading time.
+    await db.update(subsections).set({ order: 5 }).where(eq(subsections.id, part.id));
+    await createSubsection(db, open.id, { slug: "later", status: "draft", content: "Not published yet." });
+    await db.update(chapters).set({ draft: { content: "Pending." }, readingTime: 9 }).where(eq(chapters.id, open.id));
+    await db.update(subsections).set({ draft: { content: "Pending part." }, photo: "/images/a.jpg" }).where(eq(subsections.id, second.id));
+    expect(await stamp()).toBe(first);
+
+    // Any change of the words does: the chapter's text or title, a part's text, a part added or deleted.
+    const seen = new Set([first]);
+    const changes: Array<[string, () => Promise<unknown>]> = [
+      ["chapter text", () => db.update(chapters).set({ content: "Other words." }).where(eq(chapters.id, open.id))],
+      ["chapter title", () => db.update(chapters).set({ title: "Restamped" }).where(eq(chapters.id, open.id))],
+      ["part text", () => db.update(subsections).set({ content: "Edited part." }).where(eq(subsections.id, part.id))],
+      ["part title", () => db.update(subsections).set({ title: "Renamed" }).where(eq(subsections.id, second.id))],
+      ["part added", () => createSubsection(db, open.id, { slug: "third", content: "A third part." })],
+      ["part deleted", () => db.update(subsections).set({ deletedAt: new Date() }).where(eq(subsections.id, part.id))],
+    ];
+    for (const [what, change] of changes) {
+      await change();
+      const now = await stamp();
+      expect(seen.has(now!), what).toBe(false);
+      seen.add(now!);
+    }
+    // Moved out of the open level: no stamp, no records.
+    await db.update(chapters).set({ level: "Architect" }).where(eq(chapters.id, open.id));
+    expect((await listed()).find((c) => c.slug === "stamped")).not.toHaveProperty("textStamp");
+    expect(await records("stamped")).toEqual([]);
   });
 
   it("reads a query as words only, and refuses one that is too long", async () => {

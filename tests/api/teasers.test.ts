@@ -53,6 +53,29 @@ describe.each(databaseTargets())("teasers on $name", (target) => {
     expect((await publicList()).find((c) => c.slug === "kept")).not.toHaveProperty("teaser");
   });
 
+  it("never shows a draft's teaser: a draft chapter's, or a pending edit's, until it is published (issue 21: 1)", async () => {
+    const canary = "Teaser canary of a draft";
+    const draft = await call("/api/admin/chapters", "POST", chapter({ slug: "draft-teased", level: "Mastermind", teaser: `${canary} chapter.`, draft: true }));
+    expect(draft.status).toBe(201);
+    expect(draft.body.status).toBe("draft");
+    const live = await call("/api/admin/chapters", "POST", chapter({ slug: "live-teased", teaser: "The live teaser." }));
+    const pending = await call(`/api/admin/chapters/${live.body.id}`, "PUT", chapter({ slug: "live-teased", teaser: `${canary} edit.`, draft: true }));
+    expect(pending.status).toBe(200);
+    expect(pending.body.draft).toMatchObject({ teaser: `${canary} edit.` });
+
+    const text = async () => JSON.stringify(await publicList());
+    expect(await text()).not.toContain(canary);
+    expect((await publicList()).find((c) => c.slug === "live-teased")).toMatchObject({ teaser: "The live teaser." });
+    expect((await publicList()).map((c) => c.slug)).not.toContain("draft-teased");
+
+    // Published, each shows: the check above is not vacuous.
+    expect((await call(`/api/admin/chapters/${draft.body.id}/publish`, "POST")).status).toBe(200);
+    expect((await call(`/api/admin/chapters/${live.body.id}/publish`, "POST")).status).toBe(200);
+    const list = await publicList();
+    expect(list.find((c) => c.slug === "draft-teased")).toMatchObject({ teaser: `${canary} chapter.` });
+    expect(list.find((c) => c.slug === "live-teased")).toMatchObject({ teaser: `${canary} edit.` });
+  });
+
   it("refuses a teaser that is too long or not text, naming the field, and saves nothing", async () => {
     const long = await call("/api/admin/chapters", "POST", chapter({ slug: "too-long", teaser: "x".repeat(301) }));
     expect(long.status).toBe(400);

@@ -7,6 +7,7 @@ import { badRequest, notFound } from "../http/errors.ts";
 import { publicJson } from "../http/cdn.ts";
 import { json, route } from "../http/respond.ts";
 import { getChapterById, getChapterBySlug, listChapters, listSubsections } from "../repositories/chapters.ts";
+import { operatorTextStamps } from "../search/text-stamps.ts";
 
 /**
  * Answers of the open level are the same for everyone: kept at the CDN until the next content
@@ -20,11 +21,19 @@ function answerFor(request: Request, level: string | null, data: unknown): Respo
 
 /**
  * GET /api/chapters: every live chapter with its level, never its content; a locked chapter the
- * operator gave a teaser carries it (`teaser`), the others have no such field.
+ * operator gave a teaser carries it (`teaser`), the others have no such field. An Operator chapter
+ * carries `textStamp`, the fingerprint of its searchable text (src/server/search/text-stamps.ts):
+ * the search box shows a result of the static index only while it matches the index's own.
  */
 export const chapterList = route({
   GET: async (request) => {
-    const list = (await listChapters(await database())).map(({ teaser, ...chapter }) => (teaser ? { ...chapter, teaser } : chapter));
+    const db = await database();
+    const chapters = await listChapters(db);
+    const stamps = await operatorTextStamps(db);
+    const list = chapters.map(({ teaser, ...chapter }) => {
+      const textStamp = stamps.get(chapter.id);
+      return { ...chapter, ...(teaser ? { teaser } : {}), ...(textStamp ? { textStamp } : {}) };
+    });
     return answerFor(request, "Operator", list);
   },
 });

@@ -6,8 +6,9 @@
  *
  * The index is as fresh as the last site build, and a build follows every change of what it holds
  * (a text edit of the open level included): a chapter or subsection that leaves the open level
- * leaves the index with the build its move triggers; until that build is live the browser drops
- * results that the live chapter list no longer shows as Operator.
+ * leaves the index with the build its move triggers. Until that build is live (and on a page
+ * opened before it) the browser, at each search, drops results whose chapter the live chapter
+ * list no longer shows as Operator, or shows with another text stamp (src/server/search/text-stamps.ts).
  */
 import fs from "node:fs";
 import path from "node:path";

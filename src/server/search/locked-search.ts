@@ -7,6 +7,10 @@
  * reader types), all of them required. The GIN indexes `chapters_search_idx` and
  * `subsections_search_idx` hold the very expression matched here. Answers carry titles and a short
  * snippet (ts_headline over the text without its markup), never whole texts.
+ *
+ * Only published text is searched, as readers get it (repositories/chapters.ts): a draft chapter
+ * (and every subsection in it) and a draft subsection are left out, and a published item's
+ * pending draft lives in its `draft` column, which is never searched.
  */
 import type { Level } from "../../lib/levels.ts";
 import { searchWords, type SearchResult, type SnippetPart } from "../../lib/search-query.ts";
@@ -44,13 +48,14 @@ export async function searchLocked(db: Database, query: string, levels: readonly
       SELECT c.slug AS chapter_slug, c.title AS chapter_title, c.level, NULL::text AS part_slug, c.title,
         c.content AS body, ts_rank(to_tsvector('english', c.title || ' ' || c.content), q.q) AS rank, c."order" AS chapter_order, -1 AS part_order
       FROM ${chapters} c, q
-      WHERE c.deleted_at IS NULL AND c.level IN (${levelList})
+      WHERE c.deleted_at IS NULL AND c.status = 'published' AND c.level IN (${levelList})
         AND to_tsvector('english', c.title || ' ' || c.content) @@ q.q
       UNION ALL
       SELECT c.slug, c.title, c.level, s.slug, s.title,
         s.content, ts_rank(to_tsvector('english', s.title || ' ' || s.content), q.q), c."order", s."order"
       FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id, q
-      WHERE s.deleted_at IS NULL AND c.deleted_at IS NULL AND c.level IN (${levelList})
+      WHERE s.deleted_at IS NULL AND s.status = 'published' AND c.deleted_at IS NULL AND c.status = 'published'
+        AND c.level IN (${levelList})
         AND to_tsvector('english', s.title || ' ' || s.content) @@ q.q
       ORDER BY rank DESC, chapter_order, part_order
       LIMIT ${SEARCH_RESULT_LIMIT}

@@ -5,8 +5,13 @@ import { chapterSlugOf, keepLiveOperator, MAX_RESULTS, mergeResults } from "./me
 const result = (url: string, level: SearchResult["level"] = "Operator"): SearchResult => ({ url, level, chapter: "C", title: "T", snippet: [] });
 
 describe("search results", () => {
-  it("drops static-index results whose chapter the live list no longer shows as Operator", () => {
-    const kept = keepLiveOperator([result("/open#part"), result("/moved-to-mastermind#part"), result("/open")], new Set(["open"]));
+  it("drops static-index results whose chapter the live list no longer shows as Operator, or shows with other text", () => {
+    const hit = (url: string, stamp: string | undefined) => ({ result: result(url), stamp });
+    const live = new Map<string, string | undefined>([["open", "s1"], ["edited", "s3"]]);
+    const kept = keepLiveOperator(
+      [hit("/open#part", "s1"), hit("/moved-to-mastermind#part", "s1"), hit("/open", "s1"), hit("/edited#part", "s2"), hit("/open#old", undefined)],
+      live,
+    );
     expect(kept.map((r) => r.url)).toEqual(["/open#part", "/open"]);
     expect(chapterSlugOf("/a-chapter#a-part")).toBe("a-chapter");
   });

@@ -6,12 +6,25 @@ import type { SearchResult, SnippetPart } from "../../../lib/search-query.ts";
 
 export const MAX_RESULTS = 20;
 
+/** A result of the static index, with the text stamp its chapter had when the index was built. */
+export interface StaticHit {
+  result: SearchResult;
+  stamp: string | undefined;
+}
+
 /**
- * The static index is as old as the last site build: a chapter moved out of the open level since
- * then may still be in it. Only results whose chapter the live list shows as Operator are kept.
+ * The static index is as old as the last site build: a chapter moved out of the open level,
+ * deleted or edited since then may still have its old words in it. Only results whose chapter
+ * the live list (`liveOperator`: the slug of each Operator chapter and its text stamp) still
+ * shows as Operator, with the very text the index was built from, are kept.
  */
-export function keepLiveOperator(results: readonly SearchResult[], liveOperatorSlugs: ReadonlySet<string>): SearchResult[] {
-  return results.filter((result) => liveOperatorSlugs.has(chapterSlugOf(result.url)));
+export function keepLiveOperator(hits: readonly StaticHit[], liveOperator: ReadonlyMap<string, string | undefined>): SearchResult[] {
+  return hits
+    .filter(({ result, stamp }) => {
+      const slug = chapterSlugOf(result.url);
+      return liveOperator.has(slug) && liveOperator.get(slug) === stamp;
+    })
+    .map(({ result }) => result);
 }
 
 export function chapterSlugOf(url: string): string {

@@ -5,7 +5,7 @@
  */
 import { canAccess, type Level } from "../../../lib/levels.ts";
 import { SEARCH_MIN_LENGTH, type SearchResult } from "../../../lib/search-query.ts";
-import { excerptParts, keepLiveOperator } from "./merge-results.ts";
+import { excerptParts, keepLiveOperator, type StaticHit } from "./merge-results.ts";
 
 interface PagefindResult {
   data(): Promise<{ url: string; excerpt: string; meta: Record<string, string> }>;
@@ -27,38 +27,49 @@ function loadPagefind(): Promise<Pagefind> {
   return pagefind;
 }
 
-let liveOperator: Promise<Set<string>> | undefined;
+let liveList: Promise<Map<string, string | undefined>> | undefined;
 
-/** The slugs the live chapter list shows as Operator (fetched once per page, from the CDN's copy). */
-function liveOperatorSlugs(): Promise<Set<string>> {
-  liveOperator ??= fetch("/api/chapters", { credentials: "include" })
+/**
+ * The live chapter list's Operator chapters (slug and text stamp), asked for at each search, so a
+ * page open since before a chapter was withdrawn never shows it. Cheap: `/api/chapters` is the
+ * CDN's answer (the same for everyone, purged at every change), revalidated by its ETag (a 304,
+ * no function call); the searches that start while one request is on its way share it.
+ */
+function liveOperatorChapters(): Promise<Map<string, string | undefined>> {
+  liveList ??= fetch("/api/chapters", { credentials: "include", cache: "no-cache" })
     .then((response) => {
       if (!response.ok) throw new Error(`${response.status}: chapter list`);
-      return response.json() as Promise<Array<{ slug: string; level: string | null }>>;
+      return response.json() as Promise<Array<{ slug: string; level: string | null; textStamp?: string }>>;
     })
-    .then((list) => new Set(list.filter((c) => (c.level ?? "Operator") === "Operator").map((c) => c.slug)));
-  liveOperator.catch(() => (liveOperator = undefined));
-  return liveOperator;
+    .then((list) => new Map(list.filter((c) => (c.level ?? "Operator") === "Operator").map((c) => [c.slug, c.textStamp])))
+    .finally(() => (liveList = undefined));
+  return liveList;
 }
 
 const parseHtml = (html: string) => new DOMParser().parseFromString(`<body>${html}</body>`, "text/html").body;
 
-/** Operator passages from the static index, kept only where the live list still shows them as Operator. */
+/**
+ * Operator passages from the static index, kept only where the live list, fetched for this very
+ * search, still shows their chapter as Operator with the text the index holds.
+ */
 export async function searchOpen(query: string): Promise<SearchResult[]> {
   if (query.trim().length < SEARCH_MIN_LENGTH) return [];
-  const [index, live] = await Promise.all([loadPagefind(), liveOperatorSlugs()]);
+  const [index, live] = await Promise.all([loadPagefind(), liveOperatorChapters()]);
   const found = await index.search(query);
   const data = await Promise.all((found?.results ?? []).slice(0, 12).map((result) => result.data()));
-  const results = data.map(
-    (item): SearchResult => ({
-      url: item.url,
-      level: "Operator",
-      chapter: item.meta.chapter ?? "",
-      title: item.meta.title ?? "",
-      snippet: excerptParts(item.excerpt, parseHtml),
+  const hits = data.map(
+    (item): StaticHit => ({
+      result: {
+        url: item.url,
+        level: "Operator",
+        chapter: item.meta.chapter ?? "",
+        title: item.meta.title ?? "",
+        snippet: excerptParts(item.excerpt, parseHtml),
+      },
+      stamp: item.meta.stamp,
     }),
   );
-  return keepLiveOperator(results, live);
+  return keepLiveOperator(hits, live);
 }
 
 /** Architect and Mastermind passages from the server, asked only for a reader whose level reaches them. */
