@@ -74,6 +74,26 @@ export const chapterInput = z.object({
 });
 
 /**
+ * Whether a site path names a file plainly: no part that is `.` or `..` (as written or
+ * percent-encoded), no encoded `/` or `\`, no backslash and no control character. A path such as
+ * `/uploads/x%2F..%2F..%2Fevil` is refused: decoded, it climbs out of its folder, and the book
+ * export writes a photo under the last part of its address (issue 21: 5).
+ */
+export function isPlainSitePath(path: string): boolean {
+  const pathPart = path.split(/[?#]/)[0]!;
+  if (/\\|%2f|%5c/i.test(pathPart)) return false;
+  return pathPart.split("/").every((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    return decoded !== "." && decoded !== ".." && !/[\u0000-\u001f\u007f]/.test(decoded);
+  });
+}
+
+/**
  * A photo reference: empty (no photo), a path on this site (such as /uploads/abc.webp, which
  * POST /api/upload answers) or an https URL.
  */
@@ -88,6 +108,10 @@ export const photoSchema = z
       .refine(
         (value) => (value.startsWith("/") && !value.startsWith("//")) || /^https:\/\/[^\s/]+\S*$/i.test(value),
         "Photo must be an uploaded image or an https:// URL",
+      )
+      .refine(
+        (value) => !value.startsWith("/") || isPlainSitePath(value),
+        "Photo address must not contain . or .. parts, or an encoded / or \\ (such as %2F): use the address the upload gave",
       ),
   ])
   .optional();

@@ -12,6 +12,7 @@ import { retryOnConflict } from "../db/retry.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections, type SubsectionRow } from "../db/schema.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
+import { parseWith } from "../http/request.ts";
 import { RESTORE_WINDOW_MS, type SaveContext } from "./chapters.ts";
 import { keepRevision } from "./revisions.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
@@ -108,9 +109,13 @@ export async function lockSubsection(tx: Database, id: number, due?: Date): Prom
   return row;
 }
 
-/** The fields a subsection row or a kept version holds, as the form would send them. */
+/**
+ * The fields a subsection row or a kept version holds, as the form would send them; checked as a
+ * save is, so a kept version or draft holding what a save now refuses (such as a photo address
+ * with an encoded `..`, issue 21: 5) is a 400 naming the field, never written back.
+ */
 export function subsectionInputOf(fields: Record<string, unknown>): SubsectionInput {
-  return subsectionInput.parse(fields);
+  return parseWith(subsectionInput, fields);
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * `npm run backup -- FILE`: writes every row of every table, the sequences and the migration
- * level to FILE (JSON lines; gzip when FILE ends in .gz). See src/server/backup/.
+ * level to FILE (JSON lines; gzip when FILE ends in .gz), readable by its owner only (mode 0600):
+ * it holds password hashes, webhook secrets, session ids and respondents' names and emails.
+ * See src/server/backup/.
  *
  * Works against DATABASE_URL, or the embedded database while the server is stopped.
  */
@@ -28,6 +30,7 @@ await withDatabase(async ({ db, driver }) => {
   }
   const total = summary.tables.reduce((sum, t) => sum + t.rows, 0);
   console.log(`Backup written to ${file} (${summary.bytes.toLocaleString("en")} bytes, migration ${summary.migration}).`);
+  console.log("It holds password hashes, secrets and people's names and emails: only you can read it (mode 0600); keep it like a password.");
   console.log(`${total} rows in ${summary.tables.length} tables:`);
   for (const t of summary.tables) console.log(`  ${t.name.padEnd(24)} ${t.rows}`);
 });

@@ -62,6 +62,11 @@ switch (command) {
           `These photos were not found, so they are not in the folder (give --site with the site's address to download them):\n  ${summary.missingPhotos.join("\n  ")}`,
         );
       }
+      if (summary.refusedPhotos.length > 0) {
+        console.error(
+          `These photo addresses hold . or .. parts or an encoded / or \\, so their photos were not copied (they would land outside the folder); choose the photo again in the admin panel:\n  ${summary.refusedPhotos.join("\n  ")}`,
+        );
+      }
     });
     break;
   }

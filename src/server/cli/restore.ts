@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { readBackupFile } from "../backup/backup-file.ts";
+import { openBackupFile } from "../backup/backup-file.ts";
 import { restoreBackup } from "../backup/restore.ts";
 import { withDatabase } from "./with-database.ts";
 
@@ -27,8 +27,8 @@ if (positionals.length !== 1) {
 const file = path.resolve(positionals[0]!);
 
 await withDatabase(async ({ db, migrate }) => {
-  // Read and check the whole file before the database is touched.
-  const backup = readBackupFile(file);
+  // Read and check the whole file before the database is touched (a batch of rows at a time).
+  const backup = await openBackupFile(file);
   await migrate();
   const summary = await restoreBackup(db, backup, { force: values.force });
   if (values.json) {

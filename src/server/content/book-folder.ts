@@ -67,11 +67,17 @@ export interface FolderChapter {
   subsections: FolderSubsection[];
 }
 
-/** Reads and checks every chapter and subsection under `dir`: chapters by level then order. */
+/**
+ * Reads and checks every chapter and subsection under `dir`: chapters by level then order. A
+ * symbolic link anywhere below `dir` stops the read, naming it: a link may point at any file of
+ * the server, which the import would then publish (issue 21: 4).
+ */
 export function readBookFolder(dir: string): FolderChapter[] {
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new ContentError(`${dir}: no such folder.`);
-  const chapterDirs = fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
+  const entries = fs.readdirSync(dir, { recursive: true, withFileTypes: true });
+  const link = entries.find((entry) => entry.isSymbolicLink());
+  if (link) throw symbolicLink(path.join(link.parentPath, link.name));
+  const chapterDirs = entries
     .filter((entry) => entry.isFile() && entry.name === "chapter.md")
     .map((entry) => entry.parentPath)
     .sort();
@@ -105,11 +111,49 @@ export const chapterFolder = (chapter: Pick<FolderChapter, "level" | "order" | "
 export const subsectionFile = (part: Pick<FolderSubsection, "order" | "slug">) =>
   `${String(part.order).padStart(2, "0")}-${part.slug}.md`;
 
-/** The file name a photo address is kept under beside its subsection, or null for one not copied. */
+/**
+ * The file name a photo address is kept under beside its subsection, or null for one not copied.
+ * Only a plain name: an address whose last part decodes to a path (`x%2F..%2Fevil`), or one that
+ * cannot be decoded, gives null, so no photo is ever written outside its chapter's folder.
+ */
 export function photoFileName(photo: string | null): string | null {
   if (!photo || !photo.startsWith("/") || photo.startsWith("//")) return null;
-  const name = decodeURIComponent(photo.split(/[?#]/)[0]!.split("/").pop() ?? "");
+  let name: string;
+  try {
+    name = decodeURIComponent(photo.split(/[?#]/)[0]!.split("/").pop() ?? "");
+  } catch {
+    return null;
+  }
+  if (/[/\\\u0000-\u001f\u007f]/.test(name)) return null;
   return name && !name.startsWith(".") && !name.endsWith(".md") ? name : null;
+}
+
+const symbolicLink = (file: string) =>
+  new ContentError(
+    `${file}: is a symbolic link. An import never follows links (one could point at any file of this server): put the file itself in the folder.`,
+  );
+
+/** Which flag opens a file without following a final symbolic link (0 where the system has none). */
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/**
+ * A file of the book's folder, read only when it is a plain file: never through a symbolic link,
+ * even one put there after the folder was checked.
+ */
+export function readFolderFile(file: string): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw symbolicLink(file);
+    throw error;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new ContentError(`${file}: is not a plain file.`);
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** A document's text: the front matter block, then the text exactly. */
@@ -129,7 +173,7 @@ export function subsectionDocument(part: Omit<FolderSubsection, "file">): string
 }
 
 function readDocument<T extends z.ZodType>(file: string, meta: T): z.infer<T> & { content: string } {
-  const text = fs.readFileSync(file, "utf8").replace(/\r\n/g, "\n");
+  const text = readFolderFile(file).toString("utf8").replace(/\r\n/g, "\n");
   const match = /^---\n([\s\S]*?)\n?---\n([\s\S]*)$/.exec(text);
   if (!match) throw new ContentError(`${file}: missing the front matter block between --- lines at the top.`);
   let data: unknown;
