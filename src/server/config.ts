@@ -148,11 +148,8 @@ export function readConfig(
       `Configuration: SESSION_SECRET is not set. On Netlify set it to at least 32 random bytes (openssl rand -base64 48). ${WHERE_TO_SET}`,
     );
   }
-  if (platform === "netlify-functions" && context === "production" && !values.BUILD_HOOK_URL) {
-    throw new ConfigError(
-      `Configuration: BUILD_HOOK_URL is not set, so content changes could not republish the static pages. Create a build hook (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL to its URL. ${WHERE_TO_SET}`,
-    );
-  }
+  // A production deploy without BUILD_HOOK_URL still serves everything: only publishing a change
+  // of the static pages needs it, and the publish status says so (src/server/publish/state.ts).
   const siteUrl = values.SITE_URL ?? (onNetlify ? values.URL : undefined);
   return {
     platform,
@@ -194,6 +191,11 @@ export function loadFunctionConfig(deployContext: string | undefined): Config {
   if (override) return override;
   if (!cached || cached.deployContext !== deployContext) {
     cached = readConfig(platformEnv(), "netlify-functions", deployContext);
+    if (deployContext === "production" && !cached.buildHookUrl) {
+      console.warn(
+        `Configuration: BUILD_HOOK_URL is not set, so content changes cannot republish the static pages (the admin panel's publish status says so too). Create a build hook (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL to its URL. ${WHERE_TO_SET}`,
+      );
+    }
   }
   return cached;
 }

@@ -141,6 +141,17 @@ export interface PublishStatus {
   lastPublishedAt: string | null;
   error: string | null;
   pending: boolean;
+  /** The CDN purges (src/server/publish/cache-purge.ts): a failed one is tried again until done. */
+  cachePurge?: {
+    state: "done" | "pending" | "failed";
+    since: string | null;
+    attempts: number;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+    doneAt: string | null;
+  };
+  /** Whether the static search index holds the open level's current text (`asOf`: the text it holds is of then). */
+  searchIndex?: { state: "current" | "updating" | "outdated"; asOf: string | null };
 }
 
 /** Whether an error means the admin session is gone (expired or signed out elsewhere). */

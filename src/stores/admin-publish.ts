@@ -1,7 +1,8 @@
 /**
  * What the public site shows: live, publishing (a rebuild is running) or failed (with the
- * reason), when it was last published, and whether changes wait for the next build. Polled while
- * a build runs; refreshed after every content change.
+ * reason), when it was last published, whether changes wait for the next build, a cache purge
+ * still to go through, and whether the search index is current. Polled while a build runs (and,
+ * more slowly, while a purge is still open); refreshed after every content change.
  */
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
@@ -9,19 +10,23 @@ import { notify } from "../lib/notify.ts";
 import type { PublishStatus } from "./admin-api.ts";
 
 export const PUBLISH_POLL_MS = 2000;
+/** After a failure, or while only a cache purge is open: retries come after minutes, not seconds. */
+export const PURGE_POLL_MS = 15_000;
 
 export const $publish = atom<PublishStatus | null>(null);
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** Fetches the status; keeps polling while a build runs or changes are pending. */
+/** Fetches the status; keeps polling while a build runs, changes are pending or a purge is open. */
 export async function refreshPublish(): Promise<void> {
   clearTimeout(timer);
   timer = undefined;
   try {
     const status = await apiRequest<PublishStatus>("GET", "/api/admin/publish");
     $publish.set(status);
-    if (status.state === "publishing" || status.pending) timer = setTimeout(() => void refreshPublish(), PUBLISH_POLL_MS);
+    const purgeOpen = status.cachePurge !== undefined && status.cachePurge.state !== "done";
+    if (status.state === "publishing" || (status.pending && status.state !== "failed")) timer = setTimeout(() => void refreshPublish(), PUBLISH_POLL_MS);
+    else if (purgeOpen || status.state === "failed") timer = setTimeout(() => void refreshPublish(), PURGE_POLL_MS);
   } catch {
     // The indicator keeps its last known state; the next change refreshes it.
   }

@@ -172,7 +172,7 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
 
   it("reports the publish state; a content change makes work pending", async () => {
     const before = (await (await api("/api/admin/publish", asAdmin(cookie))).json()) as Record<string, unknown>;
-    expect(Object.keys(before).sort()).toEqual(["error", "lastPublishedAt", "pending", "state"]);
+    expect(Object.keys(before).sort()).toEqual(["cachePurge", "error", "lastPublishedAt", "pending", "searchIndex", "state"]);
     await markRequested(database.db);
     const after = (await (await api("/api/admin/publish", asAdmin(cookie))).json()) as { pending: boolean; state: string };
     expect(after).toMatchObject({ pending: true, state: "live" });

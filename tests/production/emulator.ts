@@ -54,6 +54,14 @@ export interface NetlifyEmulator {
   /** Calls made to the build hook, and cache purges made through the API (their tags). */
   readonly buildHookCalls: number;
   readonly purges: string[][];
+  /** Every call to the purge API, those it refused included. */
+  readonly purgeRequests: number;
+  /** Makes the purge API answer `status` (a 5xx: it is down) to every call; null: it works again. */
+  failPurges(status: number | null): void;
+  /** The CDN's cache of function answers. */
+  readonly cache: CdnCache;
+  /** Runs a scheduled function as Netlify's scheduler does (a POST with its next run); it has no address of its own. */
+  runScheduled(name: string): Promise<Response>;
   /** How many instances of a function have run. */
   instances(name: string): number;
   /** How many requests each function has been invoked for, by name (CDN hits and static files invoke none). */
@@ -97,6 +105,8 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
   const cache = new CdnCache();
   const purges: string[][] = [];
   let buildHookCalls = 0;
+  let purgeRequests = 0;
+  let purgeFailure: number | null = null;
   let logs = "";
 
   // api.netlify.com: build hooks and the purge API.
@@ -108,9 +118,14 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
         buildHookCalls++;
         res.writeHead(200).end();
       } else if (req.method === "POST" && req.url === "/api/v1/purge") {
+        purgeRequests++;
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { cache_tags?: string[]; site_id?: string };
         if (req.headers.authorization !== `Bearer ${PURGE_TOKEN}` || body.site_id !== SITE_ID) {
           res.writeHead(401).end();
+          return;
+        }
+        if (purgeFailure !== null) {
+          res.writeHead(purgeFailure).end("The purge API is down (production check).");
           return;
         }
         purges.push(body.cache_tags ?? []);
@@ -186,6 +201,25 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
       return buildHookCalls;
     },
     purges,
+    get purgeRequests() {
+      return purgeRequests;
+    },
+    failPurges(status) {
+      purgeFailure = status;
+    },
+    cache,
+    async runScheduled(name) {
+      // What Netlify's scheduler sends (Functions v2): a POST whose body names the next run.
+      const request = new Request(new URL(`/.netlify/functions/${name}`, SITE_URL), {
+        method: "POST",
+        headers: { "user-agent": "Netlify Clockwork", "x-nf-event": "schedule", "content-type": "application/json" },
+        body: JSON.stringify({ next_run: new Date(Date.now() + 15 * 60_000).toISOString() }),
+      });
+      const pool = pools.get(name);
+      if (!pool) throw new Error(`No function named ${name}.`);
+      invocations[name] = (invocations[name] ?? 0) + 1;
+      return pool.invoke(await lambdaEvent(request, "", { blobsContext, deployContext }));
+    },
     instances: (name) => pools.get(name)?.started ?? 0,
     invocations: () => ({ ...invocations }),
     logs: () => logs,

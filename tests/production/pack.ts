@@ -23,6 +23,8 @@ export interface PackedFunction {
   routes: NonNullable<FunctionResult["routes"]>;
   excludedRoutes: NonNullable<FunctionResult["excludedRoutes"]>;
   runtimeVersion: string | undefined;
+  /** A scheduled function's cron expression, as the bundler read it from its config. */
+  schedule: string | undefined;
 }
 
 interface TomlFunctionConfig {
@@ -102,6 +104,7 @@ export async function packFunctions(root: string, outDir: string): Promise<Packe
         routes: result.routes ?? [],
         excludedRoutes: result.excludedRoutes ?? [],
         runtimeVersion: result.runtimeVersion,
+        schedule: result.schedule,
       };
     }),
   );
@@ -118,7 +121,7 @@ export function filesOf(fn: PackedFunction): string[] {
 /** The functions a previous `packFunctions` left in `outDir` (from its manifest), unpacked. */
 export function loadPacked(outDir: string): PackedFunction[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(outDir, "manifest.json"), "utf8")) as {
-    functions: Array<{ name: string; path: string; routes?: PackedFunction["routes"]; excludedRoutes?: PackedFunction["excludedRoutes"]; runtimeVersion?: string; mainFile: string }>;
+    functions: Array<{ name: string; path: string; routes?: PackedFunction["routes"]; excludedRoutes?: PackedFunction["excludedRoutes"]; runtimeVersion?: string; schedule?: string; mainFile: string }>;
   };
   return manifest.functions.map((fn) => {
     const dir = path.join(outDir, fn.name);
@@ -131,6 +134,7 @@ export function loadPacked(outDir: string): PackedFunction[] {
       routes: fn.routes ?? [],
       excludedRoutes: fn.excludedRoutes ?? [],
       runtimeVersion: fn.runtimeVersion,
+      schedule: fn.schedule,
     };
   });
 }

@@ -14,9 +14,11 @@ import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
-import { leadWebhooks, publishState, webhookDeliveries } from "../../src/server/db/schema.ts";
+import { isNull } from "../../src/server/db/orm.ts";
+import { cachePurges, leadWebhooks, publishState, webhookDeliveries } from "../../src/server/db/schema.ts";
+import { CDN_MAX_AGE_S } from "../../src/server/http/cdn.ts";
 import { seed } from "../../src/server/content/seed.ts";
-import { markPublished } from "../../src/server/publish/state.ts";
+import { markPublished, MISSING_HOOK } from "../../src/server/publish/state.ts";
 import { listChapters } from "../../src/server/repositories/chapters.ts";
 import { adminLogin, asAdmin } from "../support/admin.ts";
 import { jsonPost, loginAs } from "../support/auth.ts";
@@ -90,6 +92,14 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(fn.bytes, `${fn.name} zipped`).toBeLessThanOrEqual(fn.name === "upload" ? 20 * MB : fn.name === "api" ? 2 * MB : 1 * MB);
         expect(fn.runtimeVersion, fn.name).toBe("nodejs24.x");
       }
+    });
+
+    it("schedules the jobs as Netlify reads their config: failed cache purges and due drafts every 15 minutes", () => {
+      expect(Object.fromEntries(functions.filter((fn) => fn.schedule).map((fn) => [fn.name, fn.schedule]))).toEqual({
+        "lead-webhooks": "*/15 * * * *",
+        retention: "@daily",
+        "scheduled-publishing": "*/15 * * * *",
+      });
     });
 
     it("keeps the embedded database and the node binary out of every bundle, and sharp in the upload only", () => {
@@ -244,7 +254,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(sent.status, site.logs()).toBe(202);
         await expect
           .poll(async () => (await database.db.select().from(webhookDeliveries)).find((d) => d.webhookId === hook!.id)?.lastError, { timeout: 10_000 })
-          .toMatch(/resolves to a private address; refused/);
+          .toBe("The receiver's host name points into a private network, so nothing was sent.");
       });
 
       it("makes an admin edit live at once, withdraws a chapter moved to a locked level at once, and publishes through the build hook", async () => {
@@ -305,6 +315,75 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(performance.now() - deletedAt).toBeLessThan(1000);
         expect(gone.status).toBe(404);
         expect(await gone.text()).toContain("The requested chapter could not be found.");
+      }, 60_000);
+
+      it("keeps a purge the purge API refused (500) as a job: the scheduled function tries it again with backoff until the API is back, and the status shows it until done", async () => {
+        // The last save's second purge (a second after it answered) lands first.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        const { cookie } = await adminLogin(site.fetch, database.db);
+        const open = (await listChapters(database.db)).filter((c) => c.level === "Operator").at(-1)!;
+        await site.fetch(`/${open.slug}`);
+        expect((await site.fetch(`/${open.slug}`)).headers.get("cache-status")).toContain("hit");
+        // The CDN keeps it at most CDN_MAX_AGE_S, whatever happens to the purges.
+        expect(site.cache.lookup(`/${open.slug}`)!.expires - Date.now()).toBeLessThanOrEqual(CDN_MAX_AGE_S * 1000);
+        const status = async () =>
+          (await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()) as {
+            state: string;
+            error: string | null;
+            cachePurge: { state: string; attempts: number; nextAttemptAt: string | null };
+          };
+        const run = async () => {
+          const response = await site.runScheduled("scheduled-publishing");
+          expect(response.status, site.logs()).toBe(200);
+          return ((await response.json()) as { cachePurges: { purged: number; failed: number } }).cachePurges;
+        };
+        /** The wait of the open purges has passed (the test does not wait minutes). */
+        const waitPassed = () => database.db.update(cachePurges).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(isNull(cachePurges.doneAt));
+
+        site.failPurges(500);
+        try {
+          const full = (await (await site.fetch(`/api/admin/chapters`, asAdmin(cookie))).json()) as Array<Record<string, unknown>>;
+          const row = full.find((c) => c.slug === open.slug)!;
+          const moved = await site.fetch(
+            `/api/admin/chapters/${row.id}`,
+            asAdmin(cookie, "PUT", { slug: row.slug, title: row.title, content: "Withdrawn while the purge API is down.", readingTime: row.readingTime, order: row.order, level: "Mastermind" }),
+          );
+          expect(moved.status).toBe(200); // the save is made; only its purge waits
+          // The CDN still holds the page: the status says so, and that it is being retried.
+          expect((await site.fetch(`/${open.slug}`)).headers.get("cache-status")).toContain("hit");
+          let now = await status();
+          expect(now.state).toBe("failed");
+          expect(now.error).toMatch(/cached chapter pages could not be cleared .*500.* tried again automatically until it succeeds/);
+          expect(now.cachePurge).toMatchObject({ state: "failed", attempts: 1 });
+
+          // Before its wait has passed the scheduled run leaves it; after, it tries once more and waits longer.
+          let requests = site.purgeRequests;
+          expect(await run()).toMatchObject({ purged: 0, failed: 0 });
+          expect(site.purgeRequests).toBe(requests);
+          await waitPassed();
+          expect(await run()).toMatchObject({ purged: 0, failed: 1 });
+          expect(site.purgeRequests).toBe(requests + 1);
+          now = await status();
+          expect(now.cachePurge).toMatchObject({ state: "failed", attempts: 2 });
+          expect(Date.parse(now.cachePurge.nextAttemptAt!) - Date.now()).toBeGreaterThan(90_000); // 2 minutes, after 1
+          expect((await site.fetch(`/${open.slug}`)).status).toBe(200);
+
+          // The API is back: the next scheduled run purges, the page is withdrawn, and the status says done.
+          site.failPurges(null);
+          await waitPassed();
+          requests = site.purgeRequests;
+          expect(await run()).toMatchObject({ purged: 1, failed: 0 });
+          expect(site.purgeRequests).toBe(requests + 1);
+          expect(site.purges.at(-1)).toEqual(["book"]);
+          now = await status();
+          expect(now.cachePurge.state).toBe("done");
+          expect(now.state).not.toBe("failed");
+          const anonymous = await site.fetch(`/${open.slug}`);
+          expect(anonymous.status).toBe(302);
+          expect(anonymous.headers.get("location")).toBe("/resume");
+        } finally {
+          site.failPurges(null);
+        }
       }, 60_000);
 
       it("pages the submissions and streams their CSV from the database after the handler returned", async () => {
@@ -379,11 +458,45 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
       const noSecret = await chaptersWith({ DATABASE_URL: scratch.url, BUILD_HOOK_URL });
       expect(noSecret.status).toBe(503);
       expect(noSecret.logs).toMatch(/SESSION_SECRET is not set/);
-      const noHook = await chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET });
-      expect(noHook.status).toBe(503);
-      expect(noHook.logs).toMatch(/BUILD_HOOK_URL is not set/);
       // A deploy preview never calls the production build hook, so it does not need one.
       expect((await chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET }, "deploy-preview")).status).toBe(200);
+    }, 60_000);
+
+    it("serves the chapter list, the chapter pages and the admin's sign-in without BUILD_HOOK_URL, and reports it in the publish status", async () => {
+      const site = await startNetlifyEmulator({
+        functions: [byName("api"), byName("chapter-page")],
+        siteDir: path.join(root, "dist"),
+        variables: { DATABASE_URL: scratch.url, SESSION_SECRET },
+      });
+      const database = await openDatabase({ driver: "pg", url: scratch.url });
+      try {
+        expect((await site.fetch("/api/chapters")).status, site.logs()).toBe(200);
+        const open = (await listChapters(database.db)).find((c) => c.level === "Operator")!;
+        const page = await site.fetch(`/${open.slug}`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain(open.title);
+        const { cookie } = await adminLogin(site.fetch, database.db); // throws unless 200
+        const status = (await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()) as { state: string; error: string };
+        expect(status).toMatchObject({ state: "failed", error: MISSING_HOOK });
+        // A save still goes out to the chapter pages (purged); only the static pages wait, and the status says why.
+        const full = (await (await site.fetch(`/api/admin/chapters`, asAdmin(cookie))).json()) as Array<Record<string, unknown>>;
+        const row = full.find((c) => c.slug === open.slug)!;
+        const purgesBefore = site.purges.length;
+        const saved = await site.fetch(
+          `/api/admin/chapters/${row.id}`,
+          asAdmin(cookie, "PUT", { slug: row.slug, title: row.title, content: "Saved without a build hook.", readingTime: row.readingTime, order: row.order, level: row.level }),
+        );
+        expect(saved.status).toBe(200);
+        expect(site.purges.length).toBeGreaterThan(purgesBefore);
+        expect(await (await site.fetch(`/${open.slug}`)).text()).toContain("Saved without a build hook.");
+        expect(await (await site.fetch("/api/admin/publish", asAdmin(cookie))).json()).toMatchObject({ state: "failed", error: MISSING_HOOK, pending: true });
+        expect(site.buildHookCalls).toBe(0);
+        // And the function log names it, for whoever reads that first.
+        expect(site.logs()).toMatch(/BUILD_HOOK_URL is not set.*Functions scope/);
+      } finally {
+        await site.close();
+        await database.close();
+      }
     }, 60_000);
 
     it("answers 503, not 500, when the database refuses the connection (too many connections, 53300), through pg and Neon", async () => {

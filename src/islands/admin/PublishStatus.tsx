@@ -1,9 +1,12 @@
 /**
  * What the public site shows now: live, publishing (polled until done) or failed with the
- * reason; when it was last published; whether changes wait for the next build.
+ * reason; when it was last published; whether changes wait for the next build; whether the
+ * cached chapter pages were cleared (a failed purge is tried again until it goes through); and
+ * whether the search index holds the open level's current text.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import type { PublishStatus as Status } from "../../stores/admin-api.ts";
 import { $publish, publishNow, refreshPublish, stopPublishPolling } from "../../stores/admin-publish.ts";
 import { formatTime, secondary } from "./ui.ts";
 
@@ -31,11 +34,53 @@ export default function PublishStatus() {
       {status.state === "failed" && status.error && <span className="text-red-700 dark:text-red-400">{status.error}</span>}
       {status.pending && status.state !== "publishing" && <span className="text-[var(--color-muted)]">Changes pending</span>}
       <span className="text-[var(--color-muted)]">Last published: {status.lastPublishedAt ? formatTime(status.lastPublishedAt) : "never"}</span>
+      <CachePurgeNote purge={status.cachePurge} />
+      <SearchIndexNote index={status.searchIndex} />
       {(status.state === "failed" || (status.pending && status.state !== "publishing")) && (
         <button type="button" className={secondary} onClick={() => void publishNow()}>
           {status.state === "failed" ? "Retry Publish" : "Publish Now"}
         </button>
       )}
     </div>
+  );
+}
+
+function CachePurgeNote({ purge }: { purge: Status["cachePurge"] }) {
+  if (!purge) return null;
+  if (purge.state === "failed") {
+    return (
+      <span data-testid="publish-purge" data-state="failed" className="text-red-700 dark:text-red-400">
+        Cached pages not cleared yet: tried {purge.attempts} {purge.attempts === 1 ? "time" : "times"}, next try {formatTime(purge.nextAttemptAt)}.
+      </span>
+    );
+  }
+  if (purge.state === "pending") {
+    return (
+      <span data-testid="publish-purge" data-state="pending" className="text-[var(--color-muted)]">
+        Clearing the cached pages...
+      </span>
+    );
+  }
+  if (!purge.doneAt) return null;
+  return (
+    <span data-testid="publish-purge" data-state="done" className="text-[var(--color-muted)]">
+      Cached pages cleared: {formatTime(purge.doneAt)}
+    </span>
+  );
+}
+
+function SearchIndexNote({ index }: { index: Status["searchIndex"] }) {
+  if (!index || index.state === "current") return null;
+  if (index.state === "updating") {
+    return (
+      <span data-testid="publish-search-index" data-state="updating" className="text-[var(--color-muted)]">
+        Search index: updating with the build
+      </span>
+    );
+  }
+  return (
+    <span data-testid="publish-search-index" data-state="outdated" className="text-amber-800 dark:text-amber-300">
+      Search index out of date: it holds the open level&apos;s text as published {index.asOf ? formatTime(index.asOf) : "by the last build"}, so a search may still find words changed or withdrawn since. The next successful publish rebuilds it.
+    </span>
   );
 }

@@ -337,8 +337,10 @@ export const contentVersion = pgTable(
 );
 
 /**
- * Cache purges, so every server sharing this database drops what another one purged (the local
- * host's stand-in for Netlify's CDN purge; see src/server/publish/cache-purge.ts). Kept a day.
+ * Cache purges as jobs (src/server/publish/cache-purge.ts): written before the purge is tried,
+ * open (`doneAt` null) until a purge of its tags succeeds, retried with backoff meanwhile. Locally
+ * a row is written done, and tells every server sharing this database to drop what another one
+ * purged (the local host's stand-in for Netlify's CDN purge). Done rows are kept an hour.
  */
 export const cachePurges = pgTable(
   "cache_purges",
@@ -346,8 +348,15 @@ export const cachePurges = pgTable(
     id: serial("id").primaryKey(),
     tags: text("tags").array().notNull(),
     createdAt: createdAt(),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
   },
-  (t) => [index("cache_purges_created_idx").on(t.createdAt)],
+  (t) => [
+    index("cache_purges_created_idx").on(t.createdAt),
+    index("cache_purges_open_idx").on(t.nextAttemptAt).where(sql`${t.doneAt} IS NULL`),
+  ],
 );
 
 /**

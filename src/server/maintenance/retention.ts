@@ -8,7 +8,7 @@
  * - uploaded photos no subsection uses (live or still restorable): removed `unusedPhotoDays` after
  *   they were stored;
  * - expired sign-in sessions (and those of access codes past their end date), rate-limit windows
- *   over a day old, and the cache purges other servers have long read;
+ *   over a day old, and the cache purges done and long read by other servers;
  * - revisions older than 90 days, except each item's last 50 (src/server/admin/revisions.ts);
  * - lead webhook deliveries that ended (delivered or given up) over 90 days ago: the log's
  *   purpose is the recent past, and each holds a copy of a lead's name and email.
@@ -100,7 +100,8 @@ export async function runRetention(
       db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, ago(now, DAY_MS))).returning({ key: rateLimitCounters.key }),
     ),
     cachePurges: await step("cache purges", () =>
-      db.delete(cachePurges).where(lt(cachePurges.createdAt, ago(now, 3600 * 1000))).returning({ id: cachePurges.id }),
+      // Done ones only: an open purge is a job still to be done (src/server/publish/cache-purge.ts).
+      db.delete(cachePurges).where(and(isNotNull(cachePurges.doneAt), lt(cachePurges.createdAt, ago(now, 3600 * 1000)))).returning({ id: cachePurges.id }),
     ),
     revisions: await step("old revisions", () => pruneRevisions(db, now)),
     webhookDeliveries: await step("webhook deliveries", () =>

@@ -7,7 +7,7 @@
 import type { Database } from "../db/types.ts";
 import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
 import { callBuildHook } from "./publisher.ts";
-import { markFailed, markPublished, markStarted, readPublishView } from "./state.ts";
+import { isPending, markFailed, markPublished, markStarted, readPublishRow } from "./state.ts";
 
 /** Runs `build` (which answers the content stamp it built) as the production build. */
 export async function publishedByBuild(db: Database, build: () => Promise<string>): Promise<void> {
@@ -21,7 +21,7 @@ export async function publishedByBuild(db: Database, build: () => Promise<string
     throw error;
   }
   await markPublished(db, startedAt, stamp);
-  if (!(await readPublishView(db)).pending) return;
+  if (!isPending(await readPublishRow(db))) return;
   if (snapshotStamp(await takeSnapshot(db)) === stamp) await markPublished(db, new Date(), stamp);
   else await callBuildHook(db, new Date(), true);
 }

@@ -3,21 +3,28 @@
  * content change calls `schedulePublish`, which
  * 1. purges the CDN's cached chapter pages (cache-purge.ts): chapter pages are rendered on request,
  *    so the change is what readers get from the next request on, Operator chapters included, and
- *    a chapter moved to a locked level or deleted is withdrawn at once;
- * 2. rebuilds the static pages only if the chapter list they show changed (their content stamp,
- *    src/server/build/snapshot.ts, differs from the live site's):
+ *    a chapter moved to a locked level or deleted is withdrawn at once. The purge is a job: one
+ *    that fails is tried again until it succeeds, and shown in the publish status meanwhile;
+ * 2. rebuilds the static pages only if what they hold changed (their content stamp,
+ *    src/server/build/snapshot.ts, differs from the live site's: the chapter list, or the open
+ *    level's text in the static search index):
  *    - locally, the host's publisher (local-publisher.ts): a debounced rebuild, swapped in whole;
  *    - on Netlify, in production only, the build hook (BUILD_HOOK_URL). While a build runs, further
  *      changes only mark work pending; the build, when it finishes, calls the hook again if the list
  *      changed after it took its snapshot (netlify-build.ts), so a burst of edits costs at most two.
- *      Other deploy contexts (previews) never call the production build hook.
+ *      Other deploy contexts (previews) never call the production build hook. Without a build hook
+ *      only this step fails, and the publish status says why (MISSING_HOOK); the site serves on.
  */
 import { config } from "../config.ts";
+import { keepConnectionUntil } from "../db/index.ts";
 import type { Database } from "../db/types.ts";
 import { takeSnapshot, snapshotStamp } from "../build/snapshot.ts";
 import { deferAfterResponse } from "../runtime/request-scope.ts";
 import { purgeBookPages } from "./cache-purge.ts";
-import { claimBuild, markFailed, markPublished, markRequested, markStarted, readPublishRow, readPublishView, type PublishView } from "./state.ts";
+import { claimBuild, markFailed, markPublished, markRequested, markStarted, MISSING_HOOK, readPublishRow, readPublishView, STALE_BUILD_MS, type PublishView } from "./state.ts";
+
+export { MISSING_HOOK } from "./state.ts";
+export { PURGE_RETRY_DELAYS_MS } from "./cache-purge.ts";
 
 export interface LocalPublisher {
   /** Publish after a quiet moment (debounced). */
@@ -33,9 +40,6 @@ export function useLocalPublisher(publisher: LocalPublisher | undefined): void {
   local = publisher;
 }
 
-/** A Netlify build that started longer ago than this is taken to have died: the hook is called again. */
-const STALE_BUILD_MS = 20 * 60 * 1000;
-
 /**
  * On Netlify a page rendered from the old content may still be on its way to the CDN when the
  * first purge lands (it read the database before the change committed); a second purge this long
@@ -43,66 +47,39 @@ const STALE_BUILD_MS = 20 * 60 * 1000;
  */
 export const SECOND_PURGE_MS = 1000;
 
-export const MISSING_HOOK =
-  "BUILD_HOOK_URL is not set, so content changes cannot reach the static pages. Create a build hook in Netlify (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL to its URL.";
-
 /** After a content change: withdraw the cached pages, then rebuild the static pages if their list changed. */
 export async function schedulePublish(db: Database, now = new Date()): Promise<void> {
   await markRequested(db, now);
-  const purgeError = await purge(db);
+  await purge(db, now);
   const row = await readPublishRow(db);
   const stamp = snapshotStamp(await takeSnapshot(db));
   if (row.siteStamp === stamp && row.state !== "publishing") {
     // The static pages show this list already: the change is live with the purge alone.
-    if (purgeError) await markFailed(db, purgeError);
-    else await markPublished(db, now, stamp, now);
+    await markPublished(db, now, stamp, now);
     return;
   }
   await startBuild(db, now, false);
-  if (purgeError) await markFailed(db, purgeError);
 }
 
-/** POST /api/admin/publish: purge and rebuild now, whatever the state. */
+/** POST /api/admin/publish: purge (every purge still open with it) and rebuild now, whatever the state. */
 export async function publishNow(db: Database, now = new Date()): Promise<PublishView> {
   await markRequested(db, now);
-  const purgeError = await purge(db);
+  await purge(db, now);
   await startBuild(db, now, true);
-  if (purgeError) await markFailed(db, purgeError);
   return readPublishView(db);
 }
 
 /**
- * Pauses before the purge is tried again: a chapter withdrawn from the open level stays in the
- * CDN's cache until a purge succeeds, so a failed one is not left at that.
+ * Purges the cached chapter pages before the save answers (a failure stays a job: cache-purge.ts);
+ * on Netlify once more SECOND_PURGE_MS later, after the answer, unless the first failed (its job,
+ * done later, drops such a page all the same). The second is tried once: if it fails, its job waits.
  */
-export const PURGE_RETRY_DELAYS_MS = [250, 1000];
-
-async function purgeWithRetries(db: Database): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await purgeBookPages(db);
-    } catch (error) {
-      const delay = PURGE_RETRY_DELAYS_MS[attempt];
-      if (delay === undefined) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
-}
-
-/** Purges the cached chapter pages; answers why it failed, if it did. */
-async function purge(db: Database): Promise<string | null> {
-  try {
-    await purgeWithRetries(db);
-    if (config().platform === "netlify-functions") {
-      deferAfterResponse(
-        new Promise((resolve) => setTimeout(resolve, SECOND_PURGE_MS)).then(() => purgeBookPages(db)),
-      );
-    }
-    return null;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    console.error(`Could not purge the cached chapter pages: ${reason}`);
-    return `The change is saved, but the cached chapter pages could not be cleared (${reason}). They are cleared by the next deploy; try Publish again.`;
+async function purge(db: Database, now: Date): Promise<void> {
+  const first = await purgeBookPages(db, now);
+  if (config().platform === "netlify-functions" && first.failed === 0) {
+    const second = new Promise((resolve) => setTimeout(resolve, SECOND_PURGE_MS)).then(() => purgeBookPages(db, new Date(), []));
+    keepConnectionUntil(second.catch(() => {})); // it records its job in the request's database
+    deferAfterResponse(second);
   }
 }
 
@@ -128,13 +105,14 @@ async function startBuild(db: Database, now: Date, force: boolean): Promise<void
  * comes first, in one statement: of several instances saving at once, one calls the hook.
  */
 export async function callBuildHook(db: Database, now = new Date(), force = false): Promise<void> {
-  if (force) await markStarted(db, now);
-  else if (!(await claimBuild(db, now, new Date(now.getTime() - STALE_BUILD_MS)))) return;
   const hook = config().buildHookUrl;
   if (!hook) {
+    // Nothing starts, so the change stays pending; the rest of the site is unaffected.
     await markFailed(db, MISSING_HOOK);
     return;
   }
+  if (force) await markStarted(db, now);
+  else if (!(await claimBuild(db, now, new Date(now.getTime() - STALE_BUILD_MS)))) return;
   try {
     const response = await fetch(hook, { method: "POST", signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`the build hook answered ${response.status} ${response.statusText}`);

@@ -3,19 +3,53 @@
  * every instance and the Netlify build see the same. A content change sets `requestedAt`; a
  * publish sets `startedAt` when it takes its content snapshot. Work is pending while the last
  * change is newer than the last publish's start.
+ *
+ * The publish status (GET /api/admin/publish) adds what else stands between a change and readers:
+ * cache purges still open (cache-purge.ts), a build that never reported back, a missing build
+ * hook, and whether the static search index holds the open level's current text (after a failed
+ * build it still holds the old text, words since changed or withdrawn included).
  */
 import { eq, sql } from "../db/orm.ts";
+import { config, type Config } from "../config.ts";
 import type { Database } from "../db/types.ts";
 import { publishState } from "../db/schema.ts";
+import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
+import { CDN_MAX_AGE_S } from "../http/cdn.ts";
+import { readCachePurgeView, type CachePurgeView } from "./cache-purge.ts";
 
 export type PublishStateName = "live" | "publishing" | "failed";
+
+/** A Netlify build that started longer ago than this is taken to have died: the hook is called again, and the status says so. */
+export const STALE_BUILD_MS = 20 * 60 * 1000;
+
+export const MISSING_HOOK =
+  "BUILD_HOOK_URL is not set, so content changes cannot reach the static pages (chapter lists, sitemap, search index). Create a build hook in Netlify (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL to its URL with the Functions scope, then deploy the site again (which also publishes the waiting changes).";
+
+export const STALE_BUILD =
+  "The site build has not reported back for more than 20 minutes: it failed or was stopped before it finished (on Netlify, its deploy log says why). Try Publish again.";
+
+/** Why the status shows a purge that failed (`reason`: the purge API's answer). */
+export function purgeFailedMessage(reason: string | null): string {
+  return `The cached chapter pages could not be cleared (${reason ?? "no answer"}), so readers may still be served chapters as they were before the change, even one since withdrawn or deleted. This is tried again automatically until it succeeds, and every cached page expires within ${Math.round(CDN_MAX_AGE_S / 60)} minutes regardless.`;
+}
+
+/** Whether the static search index (built with the site) holds the open level's current text. */
+export interface SearchIndexView {
+  /** current; updating: a build that will hold it is under way; outdated: none is (the last one failed). */
+  state: "current" | "updating" | "outdated";
+  /** The index holds the open level's text as it was at this time (the last publish). */
+  asOf: string | null;
+}
 
 /** What GET /api/admin/publish answers. */
 export interface PublishView {
   state: PublishStateName;
   lastPublishedAt: string | null;
+  /** Every problem that stands between a change and readers, in plain sentences; null when none. */
   error: string | null;
   pending: boolean;
+  cachePurge: CachePurgeView;
+  searchIndex: SearchIndexView;
 }
 
 type Row = typeof publishState.$inferSelect;
@@ -25,17 +59,49 @@ export async function readPublishRow(db: Database): Promise<Row> {
   return row ?? { id: 1, state: "live", requestedAt: null, startedAt: null, lastPublishedAt: null, error: null, siteStamp: null };
 }
 
-export function toPublishView(row: Row): PublishView {
+export interface ViewContext {
+  cachePurge: CachePurgeView;
+  /** The content stamp the static pages would have if built now. */
+  currentStamp: string;
+  settings: Pick<Config, "platform" | "deployContext" | "buildHookUrl">;
+  now: Date;
+}
+
+/** Whether a change is newer than the last publish's start. */
+export function isPending(row: Row): boolean {
+  return row.requestedAt !== null && (row.startedAt === null || row.requestedAt > row.startedAt);
+}
+
+export function toPublishView(row: Row, { cachePurge, currentStamp, settings, now }: ViewContext): PublishView {
+  const pending = isPending(row);
+  const stale = row.state === "publishing" && row.startedAt !== null && now.getTime() - row.startedAt.getTime() > STALE_BUILD_MS;
+  const problems: string[] = [];
+  if (row.state === "failed" && row.error) problems.push(row.error);
+  if (stale) problems.push(STALE_BUILD);
+  if (cachePurge.state === "failed") problems.push(purgeFailedMessage(cachePurge.lastError));
+  const hookMissing = settings.platform === "netlify-functions" && settings.deployContext === "production" && !settings.buildHookUrl;
+  if (hookMissing && !problems.includes(MISSING_HOOK)) problems.push(MISSING_HOOK);
+  const failed = row.state === "failed" || problems.length > 0;
+  const building = row.state === "publishing" && !stale;
   return {
-    state: row.state as PublishStateName,
+    state: failed ? "failed" : (row.state as PublishStateName),
     lastPublishedAt: row.lastPublishedAt?.toISOString() ?? null,
-    error: row.error,
-    pending: row.requestedAt !== null && (row.startedAt === null || row.requestedAt > row.startedAt),
+    error: problems.length > 0 ? problems.join(" ") : null,
+    pending,
+    cachePurge,
+    searchIndex: {
+      state: row.siteStamp === currentStamp ? "current" : building || (pending && row.state === "live") ? "updating" : "outdated",
+      asOf: row.lastPublishedAt?.toISOString() ?? null,
+    },
   };
 }
 
-export async function readPublishView(db: Database): Promise<PublishView> {
-  return toPublishView(await readPublishRow(db));
+/** The publish status: the row, the open purges, the search index's freshness and the configuration. */
+export async function readPublishView(db: Database, now = new Date()): Promise<PublishView> {
+  const row = await readPublishRow(db);
+  const cachePurge = await readCachePurgeView(db);
+  const currentStamp = snapshotStamp(await takeSnapshot(db));
+  return toPublishView(row, { cachePurge, currentStamp, settings: config(), now });
 }
 
 async function upsert(db: Database, values: Partial<Omit<Row, "id">>): Promise<void> {

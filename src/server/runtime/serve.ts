@@ -2,8 +2,9 @@
  * The entry of every Netlify Function: netlify/functions/*.ts wrap their handler in `serve`.
  *
  * On Netlify's runtime, each request first has its configuration checked for its deploy context:
- * a missing DATABASE_URL, SESSION_SECRET or (in production) BUILD_HOOK_URL is written to the
- * function log and answered 503, with no fallback. Then the request gets one database connection
+ * a missing DATABASE_URL or SESSION_SECRET is written to the function log and answered 503, with
+ * no fallback. (A missing BUILD_HOOK_URL is not: without it only publishing a change of the static
+ * pages fails, and the admin panel's publish status says why.) Then the request gets one database connection
  * of its own, opened on its first query and closed when it ends (after the response, through
  * `context.waitUntil`): Neon's guidance for serverless functions, as an instance may be frozen or
  * dropped between requests and must not hold connections.

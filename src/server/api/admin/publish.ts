@@ -1,6 +1,7 @@
 /**
- * GET  /api/admin/publish   {state: live|publishing|failed, lastPublishedAt, error, pending}
- * POST /api/admin/publish   202, the same shape: publish now
+ * GET  /api/admin/publish   {state: live|publishing|failed, lastPublishedAt, error, pending,
+ *                           cachePurge, searchIndex} (src/server/publish/state.ts: PublishView)
+ * POST /api/admin/publish   202, the same shape: purge (every open purge with it) and publish now
  */
 import { requireAdmin } from "../../access/admin.ts";
 import { database } from "../../db/index.ts";
