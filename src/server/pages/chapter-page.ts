@@ -131,7 +131,7 @@ function shellPlaceholders(): { shellBody: string; shellPager: string } {
   return placeholders;
 }
 
-const html = (body: string, status: number, headers: Record<string, string>) =>
+const html = (body: string | Uint8Array<ArrayBuffer>, status: number, headers: Record<string, string>) =>
   new Response(body, { status, headers: { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", ...headers } });
 
 function builtPage(pathname: FunctionPage, status: number, fallback: string): Response {
@@ -169,8 +169,7 @@ export async function chapterPage(request: Request, slug: string, again = true):
       const data = await getChapterPage(db, slug);
       // Changed between the two reads (deleted, or moved to another level): decided afresh, once.
       if (!data || levelOf(data.chapter.level) !== level) return again ? chapterPage(request, slug, false) : builtPage("/chapter-not-found", 404, "Chapter not found");
-      page = fillChapterShell(data, { canonical: true });
-      rendered.set(key, page);
+      page = rendered.set(key, fillChapterShell(data, { canonical: true }));
     }
     return html(page, 200, level === "Operator" ? cdnCacheHeaders([BOOK_CACHE_TAG]) : NOT_CACHED);
   } catch (error) {
