@@ -95,7 +95,8 @@ export interface Submission {
   score: number | null;
   scoreBreakdown: { level: string; totalScore: number; categoryScores: Record<string, number> } | null;
   completed: "true" | "false";
-  responses: { id: number; questionNumber: number; answer: string }[];
+  /** With today's wording of the question and of the chosen option (null if the content no longer has it). */
+  responses: { id: number; questionNumber: number; answer: string; questionText: string | null; answerText: string | null }[];
   startedAt: string;
   completedAt: string | null;
 }

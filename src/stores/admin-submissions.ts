@@ -30,6 +30,9 @@ export interface FunnelStep {
 }
 
 export interface ScanFunnel {
+  /** Scan sessions: every visit to /assessment opens one. */
+  opened: number;
+  /** Scans with at least one answer saved. */
   started: number;
   completed: number;
   steps: FunnelStep[];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadAssessment } from "../../src/server/assessment/content.ts";
 import { sql } from "../../src/server/db/orm.ts";
 import { assessmentResponses, assessmentSessions } from "../../src/server/db/schema.ts";
 import { markRequested } from "../../src/server/publish/state.ts";
@@ -56,6 +57,30 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
     expect(lines[0]).toBe(`id,name,email,completed,score,level,band,startedAt,completedAt,${Array.from({ length: 15 }, (_, i) => `Q${i + 1}`).join(",")}`);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe(`${older!.id},"'=HYPERLINK(""x"")",a@example.com,true,31,Architect,Intermittent Control,2026-11-01T10:00:00.000Z,2026-11-01T10:05:00.000Z,A,B${",".repeat(13)}`);
+  });
+
+  it("names each answer's question and the chosen option in words (today's content), and keeps the CSV to letters", async () => {
+    const { questions } = loadAssessment();
+    const [scan] = await database.db.insert(assessmentSessions).values({ startedAt: new Date("2026-11-03T10:00:00Z") }).returning();
+    await database.db.insert(assessmentResponses).values([
+      { sessionId: scan!.id, questionNumber: 15, answer: "D" },
+      { sessionId: scan!.id, questionNumber: 1, answer: "C" },
+    ]);
+    const response = await api(`/api/admin/assessment/sessions?id=${scan!.id}`, asAdmin(cookie));
+    expect(response.status).toBe(200);
+    const { submissions } = (await response.json()) as { submissions: { responses: { questionNumber: number; answer: string; questionText: string | null; answerText: string | null }[] }[] };
+    expect(submissions).toHaveLength(1);
+    expect(submissions[0]!.responses.map(({ questionNumber, answer, questionText, answerText }) => ({ questionNumber, answer, questionText, answerText }))).toEqual([
+      { questionNumber: 1, answer: "C", questionText: questions[0]!.text, answerText: questions[0]!.options[2]!.text },
+      { questionNumber: 15, answer: "D", questionText: questions[14]!.text, answerText: questions[14]!.options[3]!.text },
+    ]);
+    expect(questions[0]!.text.length).toBeGreaterThan(10);
+    // The browser never learns an option's points from it.
+    expect(JSON.stringify(submissions)).not.toMatch(/points|dimension/);
+
+    const csv = await (await api("/api/admin/assessment/sessions.csv", asAdmin(cookie))).text();
+    const row = csv.split("\r\n").find((line) => line.startsWith(scan!.id))!;
+    expect(row.endsWith(`,C${",".repeat(14)}D`)).toBe(true);
   });
 
   it("pages through many submissions with a cursor, newest first, and streams all of them as CSV", async () => {

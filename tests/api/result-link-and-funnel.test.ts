@@ -96,13 +96,16 @@ describe.each(databaseTargets())("result links and the scan funnel on $name", (t
       const response = await api("/api/admin/assessment/funnel", asAdmin(cookie));
       expect(response.status).toBe(200);
       const funnel = (await response.json()) as {
+        opened: number;
         started: number;
         completed: number;
         steps: { step: number | "contact"; reached: number; stopped: number }[];
         bands: { level: string; min: number; max: number }[];
         weeks: { week: string; bands: Record<string, number>; total: number }[];
       };
-      expect(funnel.started).toBe(9);
+      // Nine visits opened a scan; the two without an answer never started one.
+      expect(funnel.opened).toBe(9);
+      expect(funnel.started).toBe(7);
       expect(funnel.completed).toBe(3);
       const by = Object.fromEntries(funnel.steps.map((s) => [s.step, [s.reached, s.stopped]]));
       expect(by[1]).toEqual([9, 2]);
@@ -113,7 +116,7 @@ describe.each(databaseTargets())("result links and the scan funnel on $name", (t
       expect(by[9]).toEqual([4, 0]);
       expect(by[15]).toEqual([4, 0]);
       expect(by.contact).toEqual([4, 1]);
-      expect(funnel.steps.reduce((n, s) => n + s.stopped, 0) + funnel.completed).toBe(funnel.started);
+      expect(funnel.steps.reduce((n, s) => n + s.stopped, 0) + funnel.completed).toBe(funnel.opened);
       expect(funnel.bands.map((b) => b.level)).toEqual(content.bands.map((b) => b.level));
 
       expect(funnel.weeks).toHaveLength(12);
@@ -123,6 +126,22 @@ describe.each(databaseTargets())("result links and the scan funnel on $name", (t
       expect(lastWeek!.bands["Self-Authored"]).toBe(1);
       expect(lastWeek!.total).toBe(1);
       expect(funnel.weeks.slice(0, -2).every((w) => w.total === 0)).toBe(true);
+    });
+
+    it("counts a visit that saved no answer as opened, not started, and a scan with one answer as started", async () => {
+      const funnel = async () => (await (await api("/api/admin/assessment/funnel", asAdmin(cookie))).json()) as { opened: number; started: number; completed: number };
+      const before = await funnel();
+      // Opening /assessment creates the session at once, as the page does.
+      const opened = await api("/api/assessment/session", jsonPost({ userId: null, completed: "false", score: 0, scoreBreakdown: null }));
+      expect(opened.ok).toBe(true);
+      const { id } = (await opened.json()) as { id: string };
+      const visited = await funnel();
+      expect(visited).toEqual({ ...visited, opened: before.opened + 1, started: before.started, completed: before.completed });
+      const saved = await api("/api/assessment/response", jsonPost({ sessionId: id, questionNumber: 1, answer: "A" }));
+      expect(saved.ok).toBe(true);
+      const answered = await funnel();
+      expect(answered).toEqual({ ...answered, opened: before.opened + 1, started: before.started + 1, completed: before.completed });
+      await database.db.delete(assessmentSessions).where(sql`${assessmentSessions.id} = ${id}`);
     });
 
     it("filters the list and the CSV by band, and the CSV carries the band", async () => {

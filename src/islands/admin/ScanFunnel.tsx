@@ -40,9 +40,9 @@ function DropOff({ funnel }: { funnel: Funnel }) {
       <h2 id="drop-off-title" className="font-serif text-lg">
         Where people stop
       </h2>
-      <p className={muted}>
-        {funnel.started} {funnel.started === 1 ? "scan" : "scans"} started, {funnel.completed} completed ({percent(funnel.completed, funnel.started)}).
-        Unfinished scans are kept for the retention period only.
+      <p className={muted} data-testid="funnel-summary">
+        {`${funnel.opened} ${funnel.opened === 1 ? "scan" : "scans"} opened, ${funnel.started} started, ${funnel.completed} completed (${percent(funnel.completed, funnel.started)} of those started).`}{" "}
+        A visit to the assessment opens a scan; its first answer starts it. Unfinished scans are kept for the retention period only.
       </p>
       {/* Scrolls on its own: focusable, so a keyboard can scroll it too. */}
       <div className="mt-3 max-h-96 overflow-auto" tabIndex={0} role="region" aria-label="Drop-off per question, scrollable">

@@ -1,6 +1,7 @@
 /**
  * The Assessment Submissions tab (SPEC.md section 2): newest first; name, email, score, level,
- * start and completion times ('In progress' without one); View/Hide Answers; a filter, a CSV
+ * start and completion times ('In progress' without one); View/Hide Answers (each question and the
+ * chosen answer in words, as the server sends them, with its letter); a filter, a CSV
  * download (of what the list holds) and the score distribution (of those loaded). Older
  * submissions load a page at a time. Scans without a single answer are left out unless asked for.
  */
@@ -91,8 +92,8 @@ export default function SubmissionsTab() {
       <ScanFunnel />
       <p className={muted} data-testid="submission-counts">
         {answeredOnly
-          ? `${total} ${total === 1 ? "scan" : "scans"} with at least one answer, of ${all} started (a scan starts with every visit to the assessment).`
-          : `${all} ${all === 1 ? "scan" : "scans"} started, with or without answers.`}
+          ? `${total} ${total === 1 ? "scan" : "scans"} started, of ${all} opened (a visit to the assessment opens a scan; its first answer starts it).`
+          : `${all} ${all === 1 ? "scan" : "scans"} opened, started or not.`}
       </p>
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
@@ -170,10 +171,21 @@ function SubmissionCard({ submission }: { submission: Submission }) {
           (answers.length === 0 ? (
             <p className={`${muted} mt-3`}>No answers yet.</p>
           ) : (
-            <ol className="mt-3 grid grid-cols-3 gap-2 text-sm sm:grid-cols-5" aria-label={`Answers of ${name}`}>
+            <ol className="mt-3 divide-y divide-[var(--color-line)] rounded-md border border-[var(--color-line)] text-sm" aria-label={`Answers of ${name}`}>
               {answers.map((answer) => (
-                <li key={answer.id} className="rounded border border-[var(--color-line)] px-2 py-1">
-                  Q{answer.questionNumber}: <span className="font-semibold">{answer.answer}</span>
+                <li key={answer.id} className="grid grid-cols-[2.25rem_1fr] gap-x-2 px-3 py-2.5">
+                  {/* The spaces keep the text readable as one line (copied, or read aloud); the grid and flex layouts ignore them. */}
+                  <span className="font-medium tabular-nums text-[var(--color-muted)]">Q{answer.questionNumber}</span>{" "}
+                  <div className="min-w-0">
+                    <p className="text-[var(--color-muted)]">{answer.questionText ?? `Question ${answer.questionNumber}`}</p>{" "}
+                    <p className="mt-1.5 flex items-start gap-2">
+                      <span className="sr-only">Answer </span>
+                      <span className="inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded border border-[var(--color-line)] px-1 text-xs font-semibold">
+                        {answer.answer}
+                      </span>{" "}
+                      {answer.answerText && <span className="min-w-0">{answer.answerText}</span>}
+                    </p>
+                  </div>
                 </li>
               ))}
             </ol>

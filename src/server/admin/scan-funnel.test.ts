@@ -9,7 +9,8 @@ describe("the scan funnel", () => {
       { furthest: 15, completed: false, scans: 2 },
       { furthest: 15, completed: true, scans: 5 },
     ]);
-    expect(funnel).toMatchObject({ started: 21, completed: 5 });
+    // A visit opens a scan; only a saved answer starts it.
+    expect(funnel).toMatchObject({ opened: 21, started: 11, completed: 5 });
     expect(funnel.steps[0]).toEqual({ step: 1, reached: 21, stopped: 10 });
     expect(funnel.steps[1]).toEqual({ step: 2, reached: 11, stopped: 4 });
     expect(funnel.steps[2]).toEqual({ step: 3, reached: 7, stopped: 0 });

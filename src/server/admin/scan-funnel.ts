@@ -4,8 +4,11 @@
  * (its furthest answer is at least n - 1: answers can be changed going back, never skipped); it
  * "stopped" at question n when it reached it, answered nothing further and was never completed.
  * After question 15 comes the 'One Final Step' form (name and email). Every visit to /assessment
- * starts a scan, so question 1's reach counts visits; scans never completed are deleted after the
- * retention period (RETENTION_UNFINISHED_SCAN_DAYS), so the figures cover that period.
+ * opens a scan session at once (SPEC.md section 4), so a session is a visit, not a start: a scan is
+ * "opened" by the visit and "started" once its first answer is saved. Question 1's reach counts
+ * the opened scans (every visitor sees it) and its stops the visits that left without answering.
+ * Scans never completed are deleted after the retention period (RETENTION_UNFINISHED_SCAN_DAYS),
+ * so the figures cover that period.
  *
  * Bands are the result levels of content/assessment.yaml, by score range.
  */
@@ -23,6 +26,9 @@ export interface FunnelStep {
 }
 
 export interface Funnel {
+  /** Every scan session: each visit to /assessment opens one. */
+  opened: number;
+  /** Scans with at least one answer saved. */
   started: number;
   completed: number;
   steps: FunnelStep[];
@@ -46,7 +52,7 @@ export function funnelFrom(counts: FurthestCount[]): Funnel {
       stopped: sum((c) => c.furthest === n - 1 && !c.completed),
     });
   }
-  return { started: sum(() => true), completed: sum((c) => c.completed), steps };
+  return { opened: sum(() => true), started: sum((c) => c.furthest >= 1 || c.completed), completed: sum((c) => c.completed), steps };
 }
 
 export async function scanFunnel(db: Database): Promise<Funnel> {

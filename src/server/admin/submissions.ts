@@ -7,6 +7,7 @@ import { and, asc, count, desc, inArray, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
 import { assessmentResponses, assessmentSessions } from "../db/schema.ts";
 import type { Band } from "../../lib/assessment/content.ts";
+import type { PublicQuestion } from "../../lib/assessment/model.ts";
 import { bandOfScore } from "./scan-funnel.ts";
 
 export interface Submission {
@@ -131,6 +132,37 @@ export async function listSubmissions(db: Database, { cursor, limit = SUBMISSION
     all: counts!.all,
     nextCursor: rows.length > limit && last ? encodeCursor({ micros: last.micros, id: last.session.id }) : null,
   };
+}
+
+/** An answer with the wording it was chosen from: today's content/assessment.yaml (null when it no longer has that question or option). */
+export interface ReadableResponse {
+  id: number;
+  questionNumber: number;
+  answer: string;
+  questionText: string | null;
+  answerText: string | null;
+}
+
+export type ReadableSubmission = Omit<Submission, "responses"> & { responses: ReadableResponse[] };
+
+/**
+ * Submissions with each answer's question and chosen option in words (the admin panel's View
+ * Answers), so the panel needs no copy of the questions. The wording is today's: a submission
+ * stores only letters.
+ */
+export function withAnswerTexts(submissions: Submission[], questions: readonly PublicQuestion[]): ReadableSubmission[] {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  return submissions.map((s) => ({
+    ...s,
+    responses: s.responses.map((r) => {
+      const question = byId.get(r.questionNumber);
+      return {
+        ...r,
+        questionText: question?.text ?? null,
+        answerText: question?.options.find((o) => o.value === r.answer)?.text ?? null,
+      };
+    }),
+  }));
 }
 
 /** Every submission (or every answered one), page by page (the CSV download): at most one page is in memory at a time. */

@@ -1,15 +1,17 @@
 /**
  * GET /api/admin/assessment/sessions[?cursor=&limit=&answered=true]   a page of scan sessions,
- *     newest first, with their answers: {submissions, total, all, nextCursor}; with
+ *     newest first, with their answers: {submissions, total, all, nextCursor}; each answer
+ *     {id, questionNumber, answer, questionText, answerText} (today's wording of the question and
+ *     of the chosen option, from content/assessment.yaml); with
  *     answered=true only those with at least one answer (`total` counts those, `all` every one)
  * GET /api/admin/assessment/sessions.csv[?answered=true]   the same as a CSV download, streamed
  * The list also takes `id={uuid}`: that one submission (the link a lead webhook carries).
  * Both take `band={level}` too: only completed scans whose score lies in that result band.
- * GET /api/admin/assessment/funnel   {started, completed, steps: [{step, reached, stopped}],
+ * GET /api/admin/assessment/funnel   {opened, started, completed, steps: [{step, reached, stopped}],
  *     bands: [{level, min, max}], weeks: [{week, bands: {level: n}, total}]} (src/server/admin/scan-funnel.ts)
  */
 import { requireAdmin } from "../../access/admin.ts";
-import { decodeCursor, listSubmissions, MAX_SUBMISSIONS_PAGE, SUBMISSIONS_PAGE, submissionsCsvStream } from "../../admin/submissions.ts";
+import { decodeCursor, listSubmissions, MAX_SUBMISSIONS_PAGE, SUBMISSIONS_PAGE, submissionsCsvStream, withAnswerTexts } from "../../admin/submissions.ts";
 import { completionsByBand, scanFunnel } from "../../admin/scan-funnel.ts";
 import { loadAssessment } from "../../assessment/content.ts";
 import { database, keepConnectionUntil } from "../../db/index.ts";
@@ -47,7 +49,8 @@ export const adminSubmissions = route({
     }
     const id = params.get("id") ?? undefined;
     if (id !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badRequest("id: must be a submission's id.");
-    return json(await listSubmissions(await database(), { cursor, limit, answered: answeredOnly(params), band: bandFilter(params), id: id?.toLowerCase() }));
+    const page = await listSubmissions(await database(), { cursor, limit, answered: answeredOnly(params), band: bandFilter(params), id: id?.toLowerCase() });
+    return json({ ...page, submissions: withAnswerTexts(page.submissions, loadAssessment().questions) });
   },
 });
 
