@@ -4,6 +4,9 @@ export type Level = (typeof LEVELS)[number];
 
 export const DEFAULT_LEVEL: Level = "Operator";
 
+/** The levels an access code is issued for: the locked ones (Operator is open to everyone). */
+export const LOCKED_LEVELS: readonly Level[] = LEVELS.filter((level) => level !== DEFAULT_LEVEL);
+
 export function isLevel(value: unknown): value is Level {
   return typeof value === "string" && (LEVELS as readonly string[]).includes(value);
 }

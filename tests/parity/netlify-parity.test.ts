@@ -137,6 +137,17 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
     }
   }, 120_000);
 
+  it("answers the result page's noindex and no-store at every address that serves it, alike", async () => {
+    for (const pathname of ["/assessment/result", "/assessment/result.html", "/assessment/result/"]) {
+      const { remote, local: mine } = await both(pathname);
+      expect(remote, pathname).toBeDefined();
+      for (const response of [remote!, mine]) {
+        expect(response.headers.get("x-robots-tag"), pathname).toBe("noindex, nofollow");
+        expect(response.headers.get("cache-control"), pathname).toBe("private, no-store");
+      }
+    }
+  }, 120_000);
+
   it("answers every function route alike", async () => {
     // Every address of the API's route table and the page function, and one no route holds.
     for (const pattern of [...FUNCTION_PATTERNS, "/api/no-such-route"]) {

@@ -242,6 +242,13 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(opened.status, site.logs()).toBe(200);
         expect(opened.headers.get("cache-control")).toBe("private, no-store");
         expect(await opened.json()).toEqual({ totalScore: result.totalScore, level: result.level, description: result.description });
+        // The page the link opens, at each address that serves its file: noindex, never cached.
+        for (const pathname of [result.resultUrl.split("#")[0]!, "/assessment/result.html"]) {
+          const page = await site.fetch(pathname);
+          expect(page.status, pathname).toBe(200);
+          expect(page.headers.get("x-robots-tag"), pathname).toBe("noindex, nofollow");
+          expect(page.headers.get("cache-control"), pathname).toBe("private, no-store");
+        }
       });
 
       it("sends a webhook test after the answer, refusing a receiver inside the private network in production", async () => {

@@ -2,12 +2,13 @@
  * The Access Codes tab (issue 6): issue a code for a level (the password is shown once, here),
  * the list with level, status and last use, deactivate/reactivate, and a password reset; and
  * (issue 14) each code's end date and cap on sessions at once, set when issuing it and changed
- * afterwards, its sessions open now, and ending them all.
+ * afterwards, its sessions open now, and ending them all. Codes are issued for the locked levels
+ * only; on a phone or a narrow window the codes are a list of cards, from lg up a table (issue 22).
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState, type SubmitEvent } from "react";
 import { accessCodeInput } from "../../lib/content-schemas.ts";
-import type { Level } from "../../lib/levels.ts";
+import { LOCKED_LEVELS, type Level } from "../../lib/levels.ts";
 import { notify } from "../../lib/notify.ts";
 import { isActiveCode, type AccessCodeEntry, type IssuedCode } from "../../stores/admin-api.ts";
 import {
@@ -85,7 +86,7 @@ export default function AccessCodesTab() {
         </h2>
         <form className="mt-4 grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-[10rem_1fr_11rem_10rem_auto]" onSubmit={(e) => void onIssue(e)} noValidate>
           <Field label="Level">
-            <LevelSelect value={level} onChange={setLevel} />
+            <LevelSelect value={level} onChange={setLevel} levels={LOCKED_LEVELS} />
           </Field>
           <Field label="Login (optional)" hint="Leave empty to generate one." error={errors.login}>
             <input className={input} value={login} onChange={(e) => setLogin(e.target.value)} autoComplete="off" />
@@ -110,29 +111,53 @@ export default function AccessCodesTab() {
         {codes.length === 0 ? (
           <p className={`${muted} mt-2`}>No access codes yet.</p>
         ) : (
-          <div className="relative mt-3 overflow-x-auto rounded-lg border border-[var(--color-line)]">
-            <table className="w-full min-w-[60rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
-              <thead className="border-b border-[var(--color-line)] text-[var(--color-muted)]">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">Login</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Level</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Status</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Ends after</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Sessions</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Last used</th>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {codes.map((code) => {
-                  const active = isActiveCode(code);
-                  return (
+          <>
+            {/* A phone or narrow window: a list of codes, each its own card, with no sideways scrolling. */}
+            <ul className="mt-3 space-y-3 lg:hidden" data-testid="access-code-list">
+              {codes.map((code) => (
+                <li key={code.id} className="rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-4">
+                  <h3 className="font-mono font-medium break-all">{code.login}</h3>
+                  <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                    <dt className="text-[var(--color-muted)]">Level</dt>
+                    <dd>{code.level}</dd>
+                    <dt className="text-[var(--color-muted)]">Status</dt>
+                    <dd>{statusOf(code)}</dd>
+                    <dt className="text-[var(--color-muted)]">Ends after</dt>
+                    <dd>{formatLastDay(code.expiresAt)}</dd>
+                    <dt className="text-[var(--color-muted)]">Sessions</dt>
+                    <dd>
+                      {code.activeSessions} of {code.maxSessions}
+                    </dd>
+                    <dt className="text-[var(--color-muted)]">Last used</dt>
+                    <dd>{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</dd>
+                  </dl>
+                  <div className="mt-3 flex flex-wrap gap-2">
+                    <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <div className="relative mt-3 hidden overflow-x-auto rounded-lg border border-[var(--color-line)] lg:block">
+              <table className="w-full min-w-[60rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
+                <thead className="border-b border-[var(--color-line)] text-[var(--color-muted)]">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 font-medium">Login</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Level</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Status</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Ends after</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Sessions</th>
+                    <th scope="col" className="px-3 py-2 font-medium">Last used</th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {codes.map((code) => (
                     <tr key={code.id} className="border-b border-[var(--color-line)] last:border-0">
                       <td className="px-3 py-2 font-mono">{code.login}</td>
                       <td className="px-3 py-2">{code.level}</td>
-                      <td className="px-3 py-2">{!active ? "Inactive" : code.expired ? "Expired" : "Active"}</td>
+                      <td className="px-3 py-2">{statusOf(code)}</td>
                       <td className="px-3 py-2" title={code.expiresAt ? `Ends ${formatTime(code.expiresAt)}` : undefined}>
                         {formatLastDay(code.expiresAt)}
                       </td>
@@ -142,42 +167,64 @@ export default function AccessCodesTab() {
                       <td className="px-3 py-2">{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</td>
                       <td className="px-3 py-2">
                         <div className="flex justify-end gap-2">
-                          <button
-                            type="button"
-                            className={secondary}
-                            onClick={() => void setAccessCodeActive(code.login, !active)}
-                            aria-label={`${active ? "Deactivate" : "Reactivate"} ${code.login}`}
-                          >
-                            {active ? "Deactivate" : "Reactivate"}
-                          </button>
-                          <button type="button" className={secondary} onClick={() => askReset(code.login)} aria-label={`Reset password of ${code.login}`}>
-                            Reset Password
-                          </button>
-                          <button type="button" className={secondary} onClick={() => setEditing(code)} aria-label={`Settings of ${code.login}`}>
-                            Settings
-                          </button>
-                          <button
-                            type="button"
-                            className={secondary}
-                            onClick={() => askEndSessions(code)}
-                            disabled={code.activeSessions === 0}
-                            aria-label={`End Sessions of ${code.login}`}
-                          >
-                            End Sessions
-                          </button>
+                          <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} />
                         </div>
                       </td>
                     </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
       </section>
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
       <AccessCodeSettingsDialog code={editing} onClose={() => setEditing(null)} />
     </div>
+  );
+}
+
+const statusOf = (code: AccessCodeEntry) => (!isActiveCode(code) ? "Inactive" : code.expired ? "Expired" : "Active");
+
+/** A code's four actions, the same in the table and in the phone's list. */
+function CodeActions({
+  code,
+  onReset,
+  onSettings,
+  onEndSessions,
+}: {
+  code: AccessCodeEntry;
+  onReset: (login: string) => void;
+  onSettings: (code: AccessCodeEntry) => void;
+  onEndSessions: (code: AccessCodeEntry) => void;
+}) {
+  const active = isActiveCode(code);
+  return (
+    <>
+      <button
+        type="button"
+        className={secondary}
+        onClick={() => void setAccessCodeActive(code.login, !active)}
+        aria-label={`${active ? "Deactivate" : "Reactivate"} ${code.login}`}
+      >
+        {active ? "Deactivate" : "Reactivate"}
+      </button>
+      <button type="button" className={secondary} onClick={() => onReset(code.login)} aria-label={`Reset password of ${code.login}`}>
+        Reset Password
+      </button>
+      <button type="button" className={secondary} onClick={() => onSettings(code)} aria-label={`Settings of ${code.login}`}>
+        Settings
+      </button>
+      <button
+        type="button"
+        className={secondary}
+        onClick={() => onEndSessions(code)}
+        disabled={code.activeSessions === 0}
+        aria-label={`End Sessions of ${code.login}`}
+      >
+        End Sessions
+      </button>
+    </>
   );
 }
 
@@ -213,7 +260,7 @@ function Credential({ name, value }: { name: string; value: string }) {
     <div className="flex flex-wrap items-center gap-3">
       <dt className="w-20 text-[var(--color-muted)]">{name}</dt>
       <dd className="flex flex-wrap items-center gap-3">
-        <span className="select-all font-mono" data-testid={`issued-${name.toLowerCase()}`}>
+        <span className="select-all font-mono break-all" data-testid={`issued-${name.toLowerCase()}`}>
           {value}
         </span>
         <button type="button" className={secondary} onClick={() => void copy()} aria-label={`Copy ${name.toLowerCase()}`}>

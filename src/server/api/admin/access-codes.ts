@@ -3,7 +3,8 @@
  *   GET  /api/admin/access-codes                          [{id, login, level, isActive, createdAt, usedAt, expiresAt,
  *                                                          expired, maxSessions, activeSessions, lastUsedAt}]
  *   POST /api/admin/access-codes {level, login?, expiresAt?, maxSessions?}
- *                                                         201 {login, password, level, expiresAt, maxSessions}; the password is shown once
+ *                                                         201 {login, password, level, expiresAt, maxSessions}; the password is shown once;
+ *                                                         400 for Operator (open to everyone: codes are for the locked levels)
  *   PUT  /api/admin/access-codes/{login}/active {active}  200 the code; deactivating ends its sessions
  *   POST /api/admin/access-codes/{login}/reset-password   200 {login, password, level}; ends its sessions
  *   PUT  /api/admin/access-codes/{login}/settings {expiresAt?, maxSessions?}
