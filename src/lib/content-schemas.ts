@@ -4,7 +4,7 @@
  * (SPEC.md section 5, issue 6). Messages are written to be shown beside the field.
  */
 import { z } from "./zod.ts";
-import { LEVELS } from "./levels.ts";
+import { DEFAULT_LEVEL, LEVELS, LOCKED_LEVELS } from "./levels.ts";
 import { reservedSlugProblem, SLUG_PATTERN } from "./slug.ts";
 
 /**
@@ -17,8 +17,6 @@ export function toWholeNumber(value: unknown): number {
   const parsed = Number.parseInt(value.trim(), 10);
   return Number.isNaN(parsed) ? 0 : parsed;
 }
-
-const SLUG_HINT = "use lowercase letters, digits and single hyphens (for example signal-and-noise)";
 
 const wholeNumber = (field: string, max: number) =>
   z
@@ -33,12 +31,20 @@ const text = (field: string, max: number) =>
     .refine((value) => value.trim().length > 0, `${field} is required`)
     .refine((value) => value.length <= max, `${field} must be at most ${max} characters`);
 
+/** A one-line text such as a title: stored trimmed (issue 22), required, at most `max` characters. */
+const line = (field: string, max: number) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`);
+
 export const slugSchema = z
   .string({ error: "Slug is required" })
   .trim()
   .min(1, "Slug is required")
   .max(120, "Slug must be at most 120 characters")
-  .regex(SLUG_PATTERN, `Slug: ${SLUG_HINT}`);
+  .regex(SLUG_PATTERN, "Use only lowercase letters, digits and single hyphens, like signal-and-noise");
 
 export const levelSchema = z.enum(LEVELS, { error: `Level must be one of ${LEVELS.join(", ")}` });
 
@@ -65,7 +71,7 @@ export const teaserSchema = z
 /** A chapter as the Create/Edit Chapter dialogs send it (POST and PUT /api/admin/chapters). */
 export const chapterInput = z.object({
   slug: chapterSlugSchema,
-  title: text("Title", 200),
+  title: line("Title", 200),
   content: text("Content", 100_000),
   readingTime: wholeNumber("Reading time", 600),
   order: wholeNumber("Order", 100_000),
@@ -119,7 +125,7 @@ export const photoSchema = z
 /** A subsection as the Add/Edit Subsection dialogs send it (POST and PUT /api/admin/subsections). */
 export const subsectionInput = z.object({
   chapterId: z.number({ error: "Chapter is required" }).int("Chapter is required").positive("Chapter is required"),
-  title: text("Title", 200),
+  title: line("Title", 200),
   content: text("Content", 100_000),
   photo: photoSchema,
   photoAlt: z.string().max(300, "Photo description must be at most 300 characters").nullable().optional(),
@@ -142,7 +148,7 @@ export const saveOptions = z
       .nullable()
       .optional(),
   })
-  .refine((value) => !value.publishAt || value.draft === true, { message: "publishAt: only a draft can be scheduled", path: ["publishAt"] });
+  .refine((value) => !value.publishAt || value.draft === true, { message: "only a draft can be scheduled", path: ["publishAt"] });
 
 export const chapterSave = z.intersection(chapterInput, saveOptions);
 export const subsectionSave = z.intersection(subsectionInput, saveOptions);
@@ -241,7 +247,10 @@ export const accessCodeLimits = z.object({
 
 /** POST /api/admin/access-codes: a new code for a level; the login is generated when absent. */
 export const accessCodeInput = accessCodeLimits.extend({
-  level: levelSchema,
+  // Operator is open to everyone, so a code for it gives nothing (codes issued before still work).
+  level: levelSchema.refine((level) => LOCKED_LEVELS.includes(level), {
+    error: `An access code is for a locked level: ${LOCKED_LEVELS.join(" or ")}. ${DEFAULT_LEVEL} is open to everyone`,
+  }),
   login: z
     .union([
       z.literal(""),

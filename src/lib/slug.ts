@@ -13,9 +13,12 @@ export function slugify(title: string): string {
 }
 
 /**
- * Addresses of the site's own pages, redirects and folders: a chapter at /{slug} would never be
- * reached there (tests/api/routing.test.ts keeps this list in step with src/pages, netlify.toml's
- * redirects and the function paths).
+ * The names the site itself holds at the top level, so a chapter at /{slug} would be shadowed by
+ * them or shadow them: every page of src/pages, the folders of public/ and of the build (Astro's
+ * /_astro, the search index's /pagefind), the host's own paths (/api, /uploads, /admin) and
+ * netlify.toml's short addresses. Names a slug can never take (robots.txt, _astro, .netlify) are
+ * refused by SLUG_PATTERN already. tests/api/routing.test.ts and the built-site check in
+ * tests/integration/locked-content.test.ts fail when a new top-level name is not refused.
  */
 export const RESERVED_SLUGS = [
   "404",
@@ -27,9 +30,11 @@ export const RESERVED_SLUGS = [
   "chapter-not-found",
   "chapter-shell",
   "disclaimer",
+  "images",
   "in-person",
   "index",
   "login",
+  "pagefind",
   "pricing",
   "privacy-policy",
   "profile",
@@ -39,9 +44,7 @@ export const RESERVED_SLUGS = [
   "uploads",
 ] as const;
 
-/** Why `slug` cannot be a chapter's, or null when it can. */
+/** Why `slug` cannot be a chapter's (one sentence, shown beside the Slug field), or null when it can. */
 export function reservedSlugProblem(slug: string): string | null {
-  return (RESERVED_SLUGS as readonly string[]).includes(slug)
-    ? `Slug: "${slug}" is the address of a page of the site. Choose another; these are taken: ${RESERVED_SLUGS.join(", ")}.`
-    : null;
+  return (RESERVED_SLUGS as readonly string[]).includes(slug) ? `The site itself uses the address /${slug}; choose another slug` : null;
 }

@@ -7,7 +7,7 @@
  * a refused reorder reloads the list (SPEC.md section 4).
  */
 import { atom } from "nanostores";
-import { apiRequest, errorMessage } from "../lib/api-client.ts";
+import { ApiError, apiRequest, errorMessage } from "../lib/api-client.ts";
 import type { Level } from "../lib/levels.ts";
 import { levelOf } from "../lib/levels.ts";
 import { notify } from "../lib/notify.ts";
@@ -39,6 +39,43 @@ const success = (description: string) => notify({ title: "Success", description 
 function failure(error: unknown, description: string): void {
   if (isSignedOutError(error)) return sessionEnded();
   notify({ title: "Error", description, variant: "destructive" });
+}
+
+/**
+ * How a form's save went: done, or refused. `slugProblem` is the server's sentence when the slug
+ * is taken (409 slug_taken): the form shows it beside the Slug field.
+ */
+export type SaveResult = { ok: true } | { ok: false; slugProblem?: string };
+
+/** What the server said about a refusal, in its own words (no "409: "), else the error's message. */
+function serverWords(error: unknown): string {
+  return error instanceof ApiError && error.code !== null ? error.text : errorMessage(error);
+}
+
+function refused(error: unknown): SaveResult {
+  return error instanceof ApiError && error.code === "slug_taken" ? { ok: false, slugProblem: error.text } : { ok: false };
+}
+
+/** A saved item as the save answers it: its status and the time its draft is scheduled for. */
+interface SavedState {
+  status?: "published" | "draft";
+  publishAt?: string | null;
+}
+
+/**
+ * The toast of a save as a draft (issue 22; the spec's "... successfully" toasts are for saves
+ * that go live): what readers see now, and when the draft goes live if it is scheduled.
+ */
+export function draftSavedMessage(kind: ItemKind, saved: SavedState): string {
+  const noun = kind === "chapter" ? "chapter" : "subsection";
+  const at = saved.publishAt ? new Date(saved.publishAt).toLocaleString() : null;
+  if (saved.status === "draft") {
+    const item = kind === "chapter" ? "Chapter" : "Subsection";
+    return at ? `${item} saved as a draft: it will be published at ${at}` : `${item} saved as a draft: readers do not see it until you publish it`;
+  }
+  return at
+    ? `Draft saved: it will be published at ${at}; until then readers see the published ${noun}`
+    : `Draft saved: readers see the published ${noun} until you publish the draft`;
 }
 
 /** A level's chapters in their order. */
@@ -94,27 +131,27 @@ async function afterChange(...chapterIds: number[]): Promise<void> {
   ]);
 }
 
-export async function createChapter(payload: ChapterPayload, options: SaveOptions = {}): Promise<boolean> {
+export async function createChapter(payload: ChapterPayload, options: SaveOptions = {}): Promise<SaveResult> {
   try {
-    await apiRequest("POST", "/api/admin/chapters", { ...payload, ...options });
-    success("Chapter created successfully");
+    const saved = await apiRequest<SavedState>("POST", "/api/admin/chapters", { ...payload, ...options });
+    success(options.draft ? draftSavedMessage("chapter", saved) : "Chapter created successfully");
     await afterChange();
-    return true;
+    return { ok: true };
   } catch (error) {
-    failure(error, `Failed to create chapter: ${errorMessage(error)}`);
-    return false;
+    failure(error, `Failed to create chapter: ${serverWords(error)}`);
+    return refused(error);
   }
 }
 
-export async function updateChapter(id: number, payload: ChapterPayload, options: SaveOptions = {}): Promise<boolean> {
+export async function updateChapter(id: number, payload: ChapterPayload, options: SaveOptions = {}): Promise<SaveResult> {
   try {
-    await apiRequest("PUT", `/api/admin/chapters/${id}`, { ...payload, ...options });
-    success("Chapter updated successfully");
+    const saved = await apiRequest<SavedState>("PUT", `/api/admin/chapters/${id}`, { ...payload, ...options });
+    success(options.draft ? draftSavedMessage("chapter", saved) : "Chapter updated successfully");
     await afterChange();
-    return true;
+    return { ok: true };
   } catch (error) {
-    failure(error, `Failed to update chapter: ${errorMessage(error)}`);
-    return false;
+    failure(error, `Failed to update chapter: ${serverWords(error)}`);
+    return refused(error);
   }
 }
 
@@ -164,31 +201,31 @@ export async function reorderChapters(orderedIds: number[]): Promise<void> {
 }
 
 /** Creates a subsection; a slug taken in the chapter gets the spec's own explanation. */
-export async function createSubsection(payload: SubsectionPayload, options: SaveOptions = {}): Promise<boolean> {
+export async function createSubsection(payload: SubsectionPayload, options: SaveOptions = {}): Promise<SaveResult> {
   try {
-    await apiRequest("POST", "/api/admin/subsections", { ...payload, ...options });
-    success("Subsection created successfully");
+    const saved = await apiRequest<SavedState>("POST", "/api/admin/subsections", { ...payload, ...options });
+    success(options.draft ? draftSavedMessage("subsection", saved) : "Subsection created successfully");
     await afterChange(payload.chapterId);
-    return true;
+    return { ok: true };
   } catch (error) {
-    const message = errorMessage(error);
+    const message = serverWords(error);
     const description = message.includes("duplicate slug")
       ? "A subsection with this slug already exists in this chapter. Please use a different slug."
       : message || "Failed to create subsection";
     failure(error, description);
-    return false;
+    return refused(error);
   }
 }
 
-export async function updateSubsection(id: number, payload: SubsectionPayload, options: SaveOptions = {}): Promise<boolean> {
+export async function updateSubsection(id: number, payload: SubsectionPayload, options: SaveOptions = {}): Promise<SaveResult> {
   try {
-    await apiRequest("PUT", `/api/admin/subsections/${id}`, { ...payload, ...options });
-    success("Subsection updated successfully");
+    const saved = await apiRequest<SavedState>("PUT", `/api/admin/subsections/${id}`, { ...payload, ...options });
+    success(options.draft ? draftSavedMessage("subsection", saved) : "Subsection updated successfully");
     await afterChange(payload.chapterId);
-    return true;
+    return { ok: true };
   } catch (error) {
     failure(error, "Failed to update subsection");
-    return false;
+    return refused(error);
   }
 }
 

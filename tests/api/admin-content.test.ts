@@ -80,7 +80,7 @@ describe.each(databaseTargets())("admin content on $name", (target) => {
     await call("/api/admin/chapters", "POST", chapterBody({ slug: "taken" }));
     const clash = await call("/api/admin/chapters", "POST", chapterBody({ slug: "taken" }));
     expect(clash.status).toBe(409);
-    expect(clash.body.error.message).toBe('A chapter with the slug "taken" already exists. Choose another slug.');
+    expect(clash.body.error.message).toBe('The chapter "A chapter" already has the slug "taken"; choose another slug');
     const other = await call("/api/admin/chapters", "POST", chapterBody());
     expect((await call(`/api/admin/chapters/${other.body.id}`, "PUT", chapterBody({ slug: "taken" }))).status).toBe(409);
     expect((await call("/api/admin/chapters/999999", "PUT", chapterBody())).status).toBe(404);

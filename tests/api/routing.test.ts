@@ -9,7 +9,8 @@ import { API_ROUTES, UPLOAD_PATH } from "../../src/server/api/routes.ts";
 import { PREVIEW_PATH } from "../../src/server/pages/preview-page.ts";
 import { projectRoot } from "../../src/server/host/netlify-config.ts";
 import { chapterInput } from "../../src/lib/content-schemas.ts";
-import { RESERVED_SLUGS, SLUG_PATTERN } from "../../src/lib/slug.ts";
+import { RESERVED_SLUGS } from "../../src/lib/slug.ts";
+import { expectEveryNameRefused, topLevelNamesOf } from "../support/top-level-names.ts";
 
 describe("routing", () => {
   it("keeps every single-segment redirect out of the /{slug} page function (on Netlify a function's path comes first)", () => {
@@ -36,26 +37,31 @@ describe("routing", () => {
     expect([config.path].flat()).toContain(`${PREVIEW_PATH}:id`);
   });
 
-  it("reserves every address the site's own pages, redirects and functions hold, so no chapter hides behind one", async () => {
-    const pages = fs
-      .readdirSync(path.join(projectRoot, "src/pages"))
-      .map((file) => file.replace(/\.(astro|ts)$/, ""))
-      .filter((name) => SLUG_PATTERN.test(name));
+  it("reserves every address the site's own pages, public files, redirects and functions hold, so no chapter hides behind one", async () => {
     const { redirects } = parse(fs.readFileSync(path.join(projectRoot, "netlify.toml"), "utf8")) as { redirects: Array<{ from: string }> };
-    const redirected = redirects.map((r) => r.from.split("/")[1]!).filter((name) => SLUG_PATTERN.test(name));
     const functionPaths = await Promise.all(
       fs.readdirSync(path.join(projectRoot, "netlify/functions")).map(async (file) => {
         const { config: fnConfig } = (await import(path.join(projectRoot, "netlify/functions", file))) as { config?: { path?: string | string[] } };
-        return [fnConfig?.path ?? []].flat().map((p) => p.split("/")[1]!).filter((name) => SLUG_PATTERN.test(name));
+        return [fnConfig?.path ?? []].flat();
       }),
     );
-    for (const name of new Set([...pages, ...redirected, ...functionPaths.flat()])) expect(RESERVED_SLUGS, name).toContain(name);
+    const firstSegment = (address: string) => address.split("/")[1]!;
+    const routed = [...redirects.map((r) => r.from), ...functionPaths.flat(), ...API_ROUTES.map(([pattern]) => pattern), UPLOAD_PATH]
+      .map(firstSegment)
+      .filter((name) => name !== "" && !name.startsWith(":") && name !== "*");
+    expectEveryNameRefused(topLevelNamesOf(path.join(projectRoot, "src/pages")), "src/pages");
+    expectEveryNameRefused(topLevelNamesOf(path.join(projectRoot, "public")), "public/");
+    expectEveryNameRefused([...new Set(routed)], "netlify.toml and the functions' paths");
+    // What the build adds beside them (tests/integration/locked-content.test.ts checks a real build).
+    expectEveryNameRefused(["_astro", "pagefind"], "the build's own folders");
+
     const chapter = { title: "T", content: "C", readingTime: 5, order: 1, level: "Operator" };
     for (const slug of RESERVED_SLUGS) {
       const parsed = chapterInput.safeParse({ ...chapter, slug });
       expect(parsed.success, slug).toBe(false);
-      expect(parsed.error?.issues[0]?.message, slug).toContain(`"${slug}" is the address of a page of the site`);
+      expect(parsed.error?.issues.map((issue) => issue.message), slug).toEqual([`The site itself uses the address /${slug}; choose another slug`]);
     }
     expect(chapterInput.safeParse({ ...chapter, slug: "admin-notes" }).success).toBe(true);
+    expect(chapterInput.safeParse({ ...chapter, slug: "images-of-home" }).success).toBe(true);
   });
 });

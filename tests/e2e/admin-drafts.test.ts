@@ -50,7 +50,7 @@ test("a chapter saved as a draft reaches no reader until it is published", async
   await create.getByLabel("Order").fill("800");
   await create.getByLabel("Content").fill("Words not ready for anyone.");
   await create.getByRole("button", { name: "Save as draft" }).click();
-  await expect(toast(page)).toContainText("Chapter created successfully");
+  await expect(toast(page)).toContainText("Chapter saved as a draft: readers do not see it until you publish it");
   const card = chapterCard(page, title);
   await expect(card.getByText("Draft", { exact: true })).toBeVisible();
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");

@@ -177,8 +177,8 @@ describe.each(databaseTargets().filter((t) => t.name !== "neon"))("the book as f
     const before = await dumpEveryTable(fresh.db);
     const photosBefore = await photoNames(freshPhotos);
     const cases: Array<[string, (dir: string) => void, RegExp]> = [
-      ["slug", (d) => edit(d, "operator/01-signal-and-noise/chapter.md", "slug: signal-and-noise", "slug: Signal And Noise"), /01-signal-and-noise\/chapter\.md: Slug: use lowercase letters.*\(front matter field "slug"\)/],
-      ["reserved", (d) => edit(d, "operator/01-signal-and-noise/chapter.md", "slug: signal-and-noise", "slug: admin"), /chapter\.md: Slug: "admin" is the address of a page of the site/],
+      ["slug", (d) => edit(d, "operator/01-signal-and-noise/chapter.md", "slug: signal-and-noise", "slug: Signal And Noise"), /01-signal-and-noise\/chapter\.md: Use only lowercase letters, digits and single hyphens.*\(front matter field "slug"\)/],
+      ["reserved", (d) => edit(d, "operator/01-signal-and-noise/chapter.md", "slug: signal-and-noise", "slug: admin"), /chapter\.md: The site itself uses the address \/admin; choose another slug/],
       ["front matter", (d) => fs.writeFileSync(path.join(d, "architect/03-locked-one/05-only.md"), "No front matter."), /05-only\.md: missing the front matter block/],
       ["unknown field", (d) => edit(d, "architect/03-locked-one/05-only.md", "order: 5", "order: 5\ncolour: red"), /05-only\.md: unknown front matter field "colour"/],
       ["yaml", (d) => edit(d, "architect/03-locked-one/05-only.md", "order: 5", "order: [5"), /05-only\.md: the front matter is not valid YAML/],

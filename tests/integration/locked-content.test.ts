@@ -5,7 +5,8 @@
  * the readers it belongs to, rendered on the server like a static chapter. The static search index
  * (dist/pagefind, its records gzip-compressed) holds the open level's passages and no locked ones.
  * Drafts, of every level, are in none of these, nor in the sitemap or the teasers; the operator's
- * own export holds them marked as drafts (issue 21: 1).
+ * own export holds them marked as drafts (issue 21: 1). The same build's top-level names are each
+ * refused as a chapter's slug (issue 22: 2).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -25,6 +26,7 @@ import { chapters } from "../../src/server/db/schema.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
 import { loginAs } from "../support/auth.ts";
+import { expectEveryNameRefused, topLevelNamesOf } from "../support/top-level-names.ts";
 
 const book = loadBook();
 
@@ -324,5 +326,13 @@ describe("/{slug}: chapter pages rendered into the chapter shell", () => {
     expect(page).toMatch(new RegExp(`<h1[^>]*>${title}</h1>`));
     expect(page).toContain(content);
     expect(page).toContain('<link rel="canonical" href="http://localhost:4321/chapter-shell-next-door">');
+  });
+});
+
+describe("the built site's top-level names (issue 22: 2)", () => {
+  it("are each refused as a chapter's slug, so a new page, folder or file cannot take a chapter's address unnoticed", () => {
+    const names = topLevelNamesOf(path.join(siteDir, "dist"));
+    expect(names).toEqual(expect.arrayContaining(["_astro", "pagefind", "images", "robots.txt", "sitemap.xml", "index", "admin"]));
+    expectEveryNameRefused(names, "the built site");
   });
 });

@@ -4,7 +4,7 @@
  * for a locked chapter an optional teaser (issue 15).
  * Validated with the schema the server uses; a non-numeric number becomes 0.
  */
-import { useRef, useState, type SubmitEvent } from "react";
+import { useEffect, useRef, useState, type SubmitEvent } from "react";
 import { chapterInput, TEASER_MAX_LENGTH, toWholeNumber } from "../../lib/content-schemas.ts";
 import { levelOf, type Level } from "../../lib/levels.ts";
 import { slugify } from "../../lib/slug.ts";
@@ -43,6 +43,13 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
   const [pending, setPending] = useState(false);
   const values = { slug, title, content, readingTime: toWholeNumber(readingTime), order: toWholeNumber(order), level: chapterLevel, teaser };
   const { errors, validate } = useFieldErrors(chapterInput, values, form);
+  // The server's word that the slug is taken (409), shown beside the field until the slug changes.
+  const [taken, setTaken] = useState<{ slug: string; message: string } | null>(null);
+  const slugError = errors.slug ?? (taken?.slug === slug.trim() ? taken.message : undefined);
+  const slugInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (taken) slugInput.current?.focus();
+  }, [taken]);
 
   const onTitle = (value: string) => {
     setTitle(value);
@@ -55,9 +62,12 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
     if (!data) return;
     setPending(true);
     const options = draft.options();
-    const ok = saved ? await updateChapter(saved.id, data, options) : await createChapter(data, options);
+    const result = saved ? await updateChapter(saved.id, data, options) : await createChapter(data, options);
     setPending(false);
-    if (ok) onDone();
+    if (result.ok) return onDone();
+    if (result.slugProblem) {
+      setTaken({ slug: data.slug, message: result.slugProblem });
+    }
   }
 
   return (
@@ -67,8 +77,9 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
       <Field label="Title" error={errors.title}>
         <input className={input} value={title} onChange={(e) => onTitle(e.target.value)} data-autofocus />
       </Field>
-      <Field label="Slug" hint={chapter ? "The chapter's address: /{slug}" : "Made from the title until you edit it."} error={errors.slug}>
+      <Field label="Slug" hint={chapter ? "The chapter's address: /{slug}" : "Made from the title until you edit it."} error={slugError}>
         <input
+          ref={slugInput}
           className={input}
           value={slug}
           onChange={(e) => {

@@ -4,7 +4,7 @@
  * when the image fails to load, its description, and the order (a new subsection's defaults to
  * the chapter's count of subsections; a non-numeric value becomes 0).
  */
-import { useRef, useState, type SubmitEvent } from "react";
+import { useEffect, useRef, useState, type SubmitEvent } from "react";
 import { subsectionInput, toWholeNumber } from "../../lib/content-schemas.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { createSubsection, updateSubsection } from "../../stores/admin-content.ts";
@@ -48,6 +48,14 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
     slug: slug.trim(),
   };
   const { errors, validate } = useFieldErrors(subsectionInput, values, form);
+  // The server's word that the slug (typed, or made from the title) is taken in this chapter (409),
+  // shown beside the Slug field until the slug or the title changes.
+  const [taken, setTaken] = useState<{ slug: string; title: string; message: string } | null>(null);
+  const slugError = errors.slug ?? (taken?.slug === values.slug && taken.title === title.trim() ? taken.message : undefined);
+  const slugInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (taken) slugInput.current?.focus();
+  }, [taken]);
 
   async function onFile(file: File | undefined) {
     if (!file) return;
@@ -72,9 +80,12 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
     };
     setPending(true);
     const options = draft.options();
-    const ok = saved ? await updateSubsection(saved.id, payload, options) : await createSubsection(payload, options);
+    const result = saved ? await updateSubsection(saved.id, payload, options) : await createSubsection(payload, options);
     setPending(false);
-    if (ok) onDone();
+    if (result.ok) return onDone();
+    if (result.slugProblem) {
+      setTaken({ slug: values.slug, title: title.trim(), message: result.slugProblem });
+    }
   }
 
   const showPreview = photo.trim() !== "" && brokenPhoto !== photo;
@@ -89,8 +100,8 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
         <input className={input} value={title} onChange={(e) => setTitle(e.target.value)} data-autofocus />
       </Field>
       <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
-        <Field label="Slug (optional)" hint={subsection ? "Leave empty to keep the current slug." : "Leave empty to make it from the title."} error={errors.slug}>
-          <input className={input} value={slug} onChange={(e) => setSlug(e.target.value)} />
+        <Field label="Slug (optional)" hint={subsection ? "Leave empty to keep the current slug." : "Leave empty to make it from the title."} error={slugError}>
+          <input ref={slugInput} className={input} value={slug} onChange={(e) => setSlug(e.target.value)} />
         </Field>
         <Field label="Order" error={errors.order}>
           <input className={input} type="number" min={0} inputMode="numeric" value={order} onChange={(e) => setOrder(e.target.value)} />

@@ -11,7 +11,7 @@ import { lockList, positions } from "../db/ordering.ts";
 import { retryOnConflict } from "../db/retry.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections, type ChapterRow } from "../db/schema.ts";
-import { badRequest, conflict, notFound } from "../http/errors.ts";
+import { badRequest, conflict, HttpError, notFound } from "../http/errors.ts";
 import { levelRank } from "../repositories/chapters.ts";
 import { keepRevision } from "./revisions.ts";
 import { isUniqueViolation } from "./unique-violation.ts";
@@ -25,23 +25,33 @@ export function listAllChapters(db: Database): Promise<AdminChapterRow[]> {
   return db.select(liveColumns).from(chapters).where(isNull(chapters.deletedAt)).orderBy(levelRank, asc(chapters.order), asc(chapters.id));
 }
 
-const slugTaken = (slug: string) =>
-  conflict(`A chapter with the slug "${slug}" already exists. Choose another slug.`);
+/**
+ * 409 `slug_taken`, in one sentence naming the chapter that holds the slug (when known): the
+ * panel shows it beside the Slug field. Restoring, the way out is to rename the other chapter.
+ */
+function slugTaken(slug: string, holder: string | null, restoring = false): HttpError {
+  const who = holder === null ? "Another chapter" : `The chapter "${holder}"`;
+  return new HttpError(
+    409,
+    "slug_taken",
+    restoring ? `${who} now has the slug "${slug}"; give it another slug, then restore this one` : `${who} already has the slug "${slug}"; choose another slug`,
+  );
+}
 
-async function assertSlugFree(db: Database, slug: string, exceptId?: number): Promise<void> {
+async function assertSlugFree(db: Database, slug: string, exceptId?: number, restoring = false): Promise<void> {
   const [row] = await db
-    .select({ id: chapters.id })
+    .select({ title: chapters.title })
     .from(chapters)
     .where(and(eq(chapters.slug, slug), isNull(chapters.deletedAt), exceptId ? ne(chapters.id, exceptId) : undefined));
-  if (row) throw slugTaken(slug);
+  if (row) throw slugTaken(slug, row.title, restoring);
 }
 
 /** Runs a write, turning a unique violation on the slug (a race past the check) into the same 409. */
-async function guardSlug<T>(slug: string, write: () => Promise<T>): Promise<T> {
+async function guardSlug<T>(slug: string, write: () => Promise<T>, restoring = false): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw slugTaken(slug);
+    if (isUniqueViolation(error)) throw slugTaken(slug, null, restoring);
     throw error;
   }
 }
@@ -168,13 +178,16 @@ export async function restoreChapter(db: Database, id: number, now = new Date())
         `"${deleted.title}" was deleted more than 24 hours ago, so it can no longer be restored. Create it again instead.`,
       );
     }
-    await assertSlugFree(tx as unknown as Database, deleted.slug);
-    const [row] = await guardSlug(deleted.slug, () =>
-      tx
-        .update(chapters)
-        .set({ deletedAt: null, updatedAt: now })
-        .where(eq(chapters.id, id))
-        .returning(liveColumns),
+    await assertSlugFree(tx as unknown as Database, deleted.slug, undefined, true);
+    const [row] = await guardSlug(
+      deleted.slug,
+      () =>
+        tx
+          .update(chapters)
+          .set({ deletedAt: null, updatedAt: now })
+          .where(eq(chapters.id, id))
+          .returning(liveColumns),
+      true,
     );
     await tx
       .update(subsections)

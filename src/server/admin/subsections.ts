@@ -11,7 +11,7 @@ import { lockList, positions } from "../db/ordering.ts";
 import { retryOnConflict } from "../db/retry.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections, type SubsectionRow } from "../db/schema.ts";
-import { badRequest, conflict, notFound } from "../http/errors.ts";
+import { badRequest, conflict, HttpError, notFound } from "../http/errors.ts";
 import { parseWith } from "../http/request.ts";
 import { RESTORE_WINDOW_MS, type SaveContext } from "./chapters.ts";
 import { keepRevision } from "./revisions.ts";
@@ -19,8 +19,20 @@ import { isUniqueViolation } from "./unique-violation.ts";
 
 const { deletedAt: _deletedAt, ...liveColumns } = getTableColumns(subsections);
 
-const duplicateSlug = (slug: string) =>
-  conflict(`This chapter already has a subsection with the slug "${slug}" (duplicate slug). Use a different slug.`);
+/**
+ * 409 `slug_taken`, in one sentence naming the subsection that holds the slug (when known), with
+ * the words "duplicate slug" the panel looks for on create (SPEC.md section 8).
+ */
+function duplicateSlug(slug: string, holder: string | null, restoring = false): HttpError {
+  const who = holder === null ? "Another subsection of this chapter" : `The subsection "${holder}" of this chapter`;
+  return new HttpError(
+    409,
+    "slug_taken",
+    restoring
+      ? `${who} now has the slug "${slug}" (a duplicate slug); give it another slug, then restore this one`
+      : `${who} already has the slug "${slug}" (a duplicate slug); choose another slug`,
+  );
+}
 
 async function requireLiveChapter(db: Database, chapterId: number): Promise<{ id: number; title: string }> {
   const [chapter] = await db
@@ -31,9 +43,9 @@ async function requireLiveChapter(db: Database, chapterId: number): Promise<{ id
   return chapter;
 }
 
-async function assertSlugFree(db: Database, chapterId: number, slug: string, exceptId?: number): Promise<void> {
+async function assertSlugFree(db: Database, chapterId: number, slug: string, exceptId?: number, restoring = false): Promise<void> {
   const [row] = await db
-    .select({ id: subsections.id })
+    .select({ title: subsections.title })
     .from(subsections)
     .where(
       and(
@@ -43,14 +55,14 @@ async function assertSlugFree(db: Database, chapterId: number, slug: string, exc
         exceptId ? ne(subsections.id, exceptId) : undefined,
       ),
     );
-  if (row) throw duplicateSlug(slug);
+  if (row) throw duplicateSlug(slug, row.title, restoring);
 }
 
-async function guardSlug<T>(slug: string, write: () => Promise<T>): Promise<T> {
+async function guardSlug<T>(slug: string, write: () => Promise<T>, restoring = false): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateSlug(slug);
+    if (isUniqueViolation(error)) throw duplicateSlug(slug, null, restoring);
     throw error;
   }
 }
@@ -207,9 +219,11 @@ export async function restoreSubsection(db: Database, id: number, now = new Date
     if (deleted.chapterDeletedAt) {
       throw conflict(`Its chapter "${deleted.chapterTitle}" is deleted. Restore the chapter first; it brings back the subsections deleted with it.`);
     }
-    await assertSlugFree(tx as unknown as Database, subsection.chapterId, subsection.slug);
-    const [row] = await guardSlug(subsection.slug, () =>
-      tx.update(subsections).set({ deletedAt: null, updatedAt: now }).where(eq(subsections.id, id)).returning(liveColumns),
+    await assertSlugFree(tx as unknown as Database, subsection.chapterId, subsection.slug, undefined, true);
+    const [row] = await guardSlug(
+      subsection.slug,
+      () => tx.update(subsections).set({ deletedAt: null, updatedAt: now }).where(eq(subsections.id, id)).returning(liveColumns),
+      true,
     );
     return row!;
   });
