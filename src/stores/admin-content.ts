@@ -47,11 +47,6 @@ function failure(error: unknown, description: string): void {
  */
 export type SaveResult = { ok: true } | { ok: false; slugProblem?: string };
 
-/** What the server said about a refusal, in its own words (no "409: "), else the error's message. */
-function serverWords(error: unknown): string {
-  return error instanceof ApiError && error.code !== null ? error.text : errorMessage(error);
-}
-
 function refused(error: unknown): SaveResult {
   return error instanceof ApiError && error.code === "slug_taken" ? { ok: false, slugProblem: error.text } : { ok: false };
 }
@@ -138,7 +133,7 @@ export async function createChapter(payload: ChapterPayload, options: SaveOption
     await afterChange();
     return { ok: true };
   } catch (error) {
-    failure(error, `Failed to create chapter: ${serverWords(error)}`);
+    failure(error, `Failed to create chapter: ${errorMessage(error)}`);
     return refused(error);
   }
 }
@@ -150,7 +145,7 @@ export async function updateChapter(id: number, payload: ChapterPayload, options
     await afterChange();
     return { ok: true };
   } catch (error) {
-    failure(error, `Failed to update chapter: ${serverWords(error)}`);
+    failure(error, `Failed to update chapter: ${errorMessage(error)}`);
     return refused(error);
   }
 }
@@ -208,7 +203,7 @@ export async function createSubsection(payload: SubsectionPayload, options: Save
     await afterChange(payload.chapterId);
     return { ok: true };
   } catch (error) {
-    const message = serverWords(error);
+    const message = errorMessage(error);
     const description = message.includes("duplicate slug")
       ? "A subsection with this slug already exists in this chapter. Please use a different slug."
       : message || "Failed to create subsection";

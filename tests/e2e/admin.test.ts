@@ -162,7 +162,7 @@ test.describe("chapters", () => {
     await dialog.getByLabel("Content").fill("Anything.");
     await dialog.getByRole("button", { name: "Create Chapter" }).click();
     // SPEC.md section 8's toast, with the server's own words (issue 22: 2; tests/e2e/admin-messages.test.ts).
-    await expect(toast(page)).toContainText(`Failed to create chapter: The chapter "${existing.title}" already has the slug "${existing.slug}"; choose another slug`);
+    await expect(toast(page)).toContainText(`Failed to create chapter: 409: The chapter "${existing.title}" already has the slug "${existing.slug}"; choose another slug`);
     await expect(dialog).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
