@@ -30,6 +30,10 @@ export const $chapters = atom<AdminChapter[]>([]);
 export const $chaptersError = atom<string | null>(null);
 export const $deletedChapters = atom<DeletedChapter[]>([]);
 export const $deletedSubsections = atom<DeletedSubsection[]>([]);
+/** Why the Recently Deleted Items could not be loaded, or null. */
+export const $deletedError = atom<string | null>(null);
+/** Why a chapter's subsections could not be loaded, by chapter id (absent when they loaded). */
+export const $subsectionsError = atom<Record<number, string | undefined>>({});
 /** Subsections by chapter id, for the chapters whose cards have been opened. */
 export const $subsections = atom<Record<number, AdminSubsection[] | undefined>>({});
 
@@ -96,8 +100,10 @@ export async function loadDeleted(): Promise<void> {
     ]);
     $deletedChapters.set(chapters);
     $deletedSubsections.set(subsections);
+    $deletedError.set(null);
   } catch (error) {
-    if (isSignedOutError(error)) sessionEnded();
+    if (isSignedOutError(error)) return sessionEnded();
+    $deletedError.set(errorMessage(error));
   }
 }
 
@@ -106,8 +112,10 @@ export async function loadSubsections(chapterId: number): Promise<void> {
     // The admin's own list (issue 14: drafts too), never cached (SPEC.md section 7: always fetched fresh).
     const list = await apiRequest<AdminSubsection[]>("GET", `/api/admin/chapters/${chapterId}/subsections`);
     $subsections.set({ ...$subsections.get(), [chapterId]: [...list].sort((a, b) => a.order - b.order) });
+    $subsectionsError.set({ ...$subsectionsError.get(), [chapterId]: undefined });
   } catch (error) {
-    if (isSignedOutError(error)) sessionEnded();
+    if (isSignedOutError(error)) return sessionEnded();
+    $subsectionsError.set({ ...$subsectionsError.get(), [chapterId]: errorMessage(error) });
   }
 }
 

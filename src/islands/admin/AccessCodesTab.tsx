@@ -27,6 +27,7 @@ import { formatLastDay } from "./end-date.ts";
 import Field from "./Field.tsx";
 import { useFieldErrors } from "./form-errors.ts";
 import LevelSelect from "./LevelSelect.tsx";
+import LoadError from "./LoadError.tsx";
 import { card, formatTime, input, muted, primary, secondary } from "./ui.ts";
 
 export default function AccessCodesTab() {
@@ -101,14 +102,11 @@ export default function AccessCodesTab() {
 
       <section aria-labelledby="codes-title">
         <h2 id="codes-title" className="font-serif text-lg">
-          Access codes ({codes.length})
+          {error ? "Access codes" : `Access codes (${codes.length})`}
         </h2>
-        {error && (
-          <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
-            Error loading access codes: {error}
-          </p>
-        )}
-        {codes.length === 0 ? (
+        {error ? (
+          <LoadError what="access codes" error={error} onRetry={loadAccessCodes} className="mt-2" />
+        ) : codes.length === 0 ? (
           <p className={`${muted} mt-2`}>No access codes yet.</p>
         ) : (
           <>

@@ -8,9 +8,10 @@ import { useEffect, useState } from "react";
 import { $announcement } from "../../stores/admin-announcer.ts";
 import { $chapters, $chaptersError, loadChapters, loadDeleted } from "../../stores/admin-content.ts";
 import { $adminSession, loadAdminSession, signOut } from "../../stores/admin-session.ts";
-import { $onlySubmission, $submissionsTotal, loadSubmissions } from "../../stores/admin-submissions.ts";
+import { $onlySubmission, $submissionsError, $submissionsTotal, loadSubmissions } from "../../stores/admin-submissions.ts";
 import AccessCodesTab from "./AccessCodesTab.tsx";
 import ChaptersTab from "./ChaptersTab.tsx";
+import LoadError from "./LoadError.tsx";
 import PublishStatus from "./PublishStatus.tsx";
 import SignIn from "./SignIn.tsx";
 import SubmissionsTab from "./SubmissionsTab.tsx";
@@ -52,6 +53,7 @@ function Panel({ email }: { email: string }) {
   const chapters = useStore($chapters);
   const chaptersError = useStore($chaptersError);
   const submissionsTotal = useStore($submissionsTotal);
+  const submissionsError = useStore($submissionsError);
   const announcement = useStore($announcement);
   const [ready, setReady] = useState(false);
   const [tab, setTab] = useState<Tab>(() => (linkedSubmission() ? "submissions" : "chapters"));
@@ -83,8 +85,9 @@ function Panel({ email }: { email: string }) {
           selected={tab}
           onSelect={setTab}
           items={[
-            { id: "chapters", label: `Chapters (${chapters.length})` },
-            { id: "submissions", label: `Assessment Submissions (${submissionsTotal})` },
+            // A list that failed to load has no count: "(0)" would read as empty (issue 22).
+            { id: "chapters", label: chaptersError ? "Chapters" : `Chapters (${chapters.length})` },
+            { id: "submissions", label: submissionsError ? "Assessment Submissions" : `Assessment Submissions (${submissionsTotal})` },
             { id: "codes", label: "Access Codes" },
             { id: "webhooks", label: "Webhooks" },
           ]}
@@ -92,9 +95,7 @@ function Panel({ email }: { email: string }) {
         <TabPanel idPrefix="admin" id={tab}>
           {tab === "chapters" &&
             (chaptersError ? (
-              <p role="alert" className="text-red-700 dark:text-red-400">
-                Error loading chapters: {chaptersError}
-              </p>
+              <LoadError what="chapters" error={chaptersError} onRetry={() => Promise.all([loadChapters(), loadDeleted()])} />
             ) : (
               <ChaptersTab />
             ))}

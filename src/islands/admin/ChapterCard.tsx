@@ -7,8 +7,9 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { levelOf } from "../../lib/levels.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
-import { $subsections, loadSubsections } from "../../stores/admin-content.ts";
+import { $subsections, $subsectionsError, loadSubsections } from "../../stores/admin-content.ts";
 import { ChevronIcon, GripIcon } from "./icons.tsx";
+import LoadError from "./LoadError.tsx";
 import { SORTABLE_ITEM } from "./sortable-list.ts";
 import PreviewLinks from "./PreviewLinks.tsx";
 import PublishingBadge from "./PublishingBadge.tsx";
@@ -43,6 +44,7 @@ export default function ChapterCard(props: Props) {
   const [expanded, setExpanded] = useState(false);
   const all = useStore($subsections);
   const subsections = all[chapter.id];
+  const subsectionsError = useStore($subsectionsError)[chapter.id];
   const detailsId = useId();
   const titleId = useId();
   const level = levelOf(chapter.level);
@@ -116,7 +118,9 @@ export default function ChapterCard(props: Props) {
             </p>
             <PreviewLinks chapter={chapter} />
             <h4 className="text-sm font-semibold">Subsections</h4>
-            {subsections === undefined ? (
+            {subsectionsError ? (
+              <LoadError what="subsections" error={subsectionsError} onRetry={() => loadSubsections(chapter.id)} />
+            ) : subsections === undefined ? (
               <p className={muted}>Loading subsections...</p>
             ) : (
               <SubsectionList

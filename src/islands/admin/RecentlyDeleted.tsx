@@ -4,7 +4,8 @@
  */
 import { useStore } from "@nanostores/react";
 import { useState } from "react";
-import { $deletedChapters, $deletedSubsections, restoreChapter, restoreSubsection } from "../../stores/admin-content.ts";
+import { $deletedChapters, $deletedError, $deletedSubsections, loadDeleted, restoreChapter, restoreSubsection } from "../../stores/admin-content.ts";
+import LoadError from "./LoadError.tsx";
 import { card, formatTime, muted, secondary } from "./ui.ts";
 
 export const RESTORE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +20,9 @@ function timeLeft(deletedAt: string): string {
 export default function RecentlyDeleted() {
   const chapters = useStore($deletedChapters);
   const subsections = useStore($deletedSubsections);
+  const error = useStore($deletedError);
   const [busy, setBusy] = useState<string | null>(null);
+  if (error) return <LoadError what="Recently Deleted Items" error={error} onRetry={loadDeleted} className="mt-8" />;
   if (chapters.length === 0 && subsections.length === 0) return null;
 
   const restore = async (key: string, action: () => Promise<void>) => {

@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import { diffLines } from "../../lib/text-diff.ts";
 import type { ItemKind, Revision } from "../../stores/admin-api.ts";
 import { loadRevisions, restoreRevision } from "../../stores/admin-content.ts";
+import LoadError from "./LoadError.tsx";
 import { formatTime, muted, primary, secondary } from "./ui.ts";
 
 const FIELD_NAMES: Record<string, string> = {
@@ -39,6 +40,11 @@ export default function RevisionHistory({ kind, itemId, current: currentItem, ch
   const [chosen, setChosen] = useState<number | null>(null);
   const [pending, setPending] = useState(false);
 
+  const load = () =>
+    loadRevisions(kind, itemId).then((list) => {
+      setRevisions(list);
+      setChosen(list?.[0]?.id ?? null);
+    });
   useEffect(() => {
     if (!open) return;
     let live = true;
@@ -61,7 +67,7 @@ export default function RevisionHistory({ kind, itemId, current: currentItem, ch
         {open ? "Hide history" : "Show history"}
       </button>
       {open && revisions === undefined && <p className={`${muted} mt-3`}>Loading the history...</p>}
-      {open && revisions === null && <p className={`${muted} mt-3`}>The history could not be loaded. Try again.</p>}
+      {open && revisions === null && <LoadError what="the history" onRetry={load} className="mt-3" />}
       {open && revisions?.length === 0 && <p className={`${muted} mt-3`}>No earlier versions yet: each save keeps the version it replaces.</p>}
       {open && revisions && revisions.length > 0 && (
         <div className="mt-3 grid gap-4 sm:grid-cols-[14rem_1fr]">

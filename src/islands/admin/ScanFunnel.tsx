@@ -6,6 +6,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { $funnel, $funnelError, loadFunnel, type ScanFunnel as Funnel } from "../../stores/admin-submissions.ts";
+import LoadError from "./LoadError.tsx";
 import { card, muted } from "./ui.ts";
 
 const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.round((part / whole) * 100)}%`);
@@ -19,11 +20,7 @@ export default function ScanFunnel() {
     void loadFunnel();
   }, []);
   if (error) {
-    return (
-      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-        Error loading the drop-off figures: {error}
-      </p>
-    );
+    return <LoadError what="the drop-off figures" error={error} onRetry={loadFunnel} />;
   }
   if (!funnel) return null;
   return (

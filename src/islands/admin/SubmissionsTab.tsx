@@ -23,8 +23,10 @@ import {
   isCompleted,
   showOnlySubmission,
   loadMoreSubmissions,
+  loadSubmissions,
   showUnanswered,
 } from "../../stores/admin-submissions.ts";
+import LoadError from "./LoadError.tsx";
 import ScanFunnel from "./ScanFunnel.tsx";
 import ScoreChart from "./ScoreChart.tsx";
 import { card, formatTime, input, label, muted, secondary } from "./ui.ts";
@@ -90,18 +92,16 @@ export default function SubmissionsTab() {
         </p>
       )}
       <ScanFunnel />
-      <p className={muted} data-testid="submission-counts">
-        {answeredOnly
-          ? `${total} ${total === 1 ? "scan" : "scans"} started, of ${all} opened (a visit to the assessment opens a scan; its first answer starts it).`
-          : `${all} ${all === 1 ? "scan" : "scans"} opened, started or not.`}
-      </p>
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Error loading submissions: {error}
+      {!error && (
+        <p className={muted} data-testid="submission-counts">
+          {answeredOnly
+            ? `${total} ${total === 1 ? "scan" : "scans"} started, of ${all} opened (a visit to the assessment opens a scan; its first answer starts it).`
+            : `${all} ${all === 1 ? "scan" : "scans"} opened, started or not.`}
         </p>
       )}
-      <ScoreChart submissions={submissions} />
-      {shown.length === 0 ? (
+      {error && <LoadError what="submissions" error={error} onRetry={loadSubmissions} />}
+      {!error && <ScoreChart submissions={submissions} />}
+      {error ? null : shown.length === 0 ? (
         <p className={muted}>No submissions{filter === "all" ? " yet" : " match this filter"}.</p>
       ) : (
         <ul className="space-y-3" aria-label="Submissions">
@@ -110,7 +110,7 @@ export default function SubmissionsTab() {
           ))}
         </ul>
       )}
-      {next && (
+      {next && !error && (
         <div className="flex flex-wrap items-center gap-3">
           <button
             type="button"

@@ -19,6 +19,7 @@ import {
 } from "../../stores/admin-webhooks.ts";
 import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
 import Field from "./Field.tsx";
+import LoadError from "./LoadError.tsx";
 import { badge, card, formatTime, input, muted, primary, secondary } from "./ui.ts";
 
 export default function WebhooksTab() {
@@ -74,17 +75,13 @@ export default function WebhooksTab() {
         </form>
       </section>
 
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Error loading webhooks: {error}
-        </p>
-      )}
+      {error && <LoadError what="webhooks" error={error} onRetry={loadWebhooks} />}
 
       <section aria-labelledby="webhooks-title">
         <h2 id="webhooks-title" className="font-serif text-lg">
-          Webhooks ({webhooks.length})
+          {error ? "Webhooks" : `Webhooks (${webhooks.length})`}
         </h2>
-        {webhooks.length === 0 ? (
+        {error ? null : webhooks.length === 0 ? (
           <p className={`${muted} mt-2`}>No webhooks yet: completed scans are only in Assessment Submissions.</p>
         ) : (
           <ul className="mt-3 space-y-3" aria-label="Webhooks">
@@ -104,7 +101,7 @@ export default function WebhooksTab() {
             Refresh
           </button>
         </div>
-        {deliveries.length === 0 ? <p className={`${muted} mt-2`}>Nothing sent yet.</p> : <DeliveryTable deliveries={deliveries} />}
+        {error ? null : deliveries.length === 0 ? <p className={`${muted} mt-2`}>Nothing sent yet.</p> : <DeliveryTable deliveries={deliveries} />}
       </section>
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
     </div>
