@@ -85,7 +85,7 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
         {result.resultUrl && <ResultLink path={result.resultUrl} />}
         <div className="mt-10 flex flex-wrap gap-3">
           <a className={primary} href={scheduleUrl} target="_blank" rel="noopener noreferrer">
-            Claim Your Free Session
+            Claim Your Free Session<span className="sr-only"> (opens another site in a new tab)</span>
           </a>
           <a className={secondary} href="/" onClick={() => window.scrollTo(0, 0)}>
             Start The Journey

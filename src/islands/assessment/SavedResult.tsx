@@ -59,7 +59,7 @@ export default function SavedResult({ scheduleUrl }: { scheduleUrl: string }) {
       <ResultBody result={result} />
       <div className="mt-10 flex flex-wrap gap-3">
         <a className="cta-button" href={scheduleUrl} target="_blank" rel="noopener noreferrer">
-          Claim Your Free Session
+          Claim Your Free Session<span className="sr-only"> (opens another site in a new tab)</span>
         </a>
       </div>
     </div>

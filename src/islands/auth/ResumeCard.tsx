@@ -35,7 +35,7 @@ export default function ResumeCard() {
     void startReader();
   }, []);
 
-  const ready = code.trim() !== "" && password !== "" && !pending;
+  const ready = code.trim() !== "" && password.trim() !== "" && !pending;
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
