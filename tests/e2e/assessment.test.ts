@@ -279,6 +279,8 @@ test.describe("the Mental Operating System Scan", () => {
       const violations = () => seriousViolations(page);
       await open(page);
       await option(page, "B").check();
+      // Next is enabled once the woken scan has read the answer (then its fade to full colour ends).
+      await expect(nextButton(page)).toBeEnabled();
       expect(await violations()).toEqual([]);
       await answerQuestions(page, all("B"));
       expect(await violations()).toEqual([]);
