@@ -5,7 +5,7 @@
  * a removed admin) revokes it at once.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, or, sql, type SQL } from "../db/orm.ts";
+import { and, eq, gt, isNull, or, sql, type Placeholder, type SQL } from "../db/orm.ts";
 import { SignJWT, jwtVerify } from "jose";
 import type { Database } from "../db/types.ts";
 import { accessCodes, adminAccounts, sessions } from "../db/schema.ts";
@@ -83,19 +83,36 @@ export async function issueSessionWhile(
   return { sid, token, cookies: sessionCookies(kind, token, ttl) };
 }
 
+/**
+ * Tokens whose signature and claims were already checked, by kind and token, with the key they
+ * were checked with: a token is checked once per process (an HMAC with its key import costs more
+ * than the rest of a kept page's answer), and its expiry at every use. Revocation does not depend
+ * on it: the session's row is still read at every request.
+ */
+const verifiedTokens = new Map<string, { sid: string; exp: number; key: Uint8Array }>();
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 /** The session id a request's cookie proves, or null for a missing, tampered, expired or foreign token. */
 export async function verifiedSid(request: Request, kind: SessionKind, now = new Date()): Promise<string | null> {
   const token = readCookie(request, cookieName(kind));
   if (!token) return null;
+  const key = sessionKey();
+  const seconds = Math.floor(now.getTime() / 1000);
+  const known = verifiedTokens.get(`${kind}:${token}`);
+  // As jose's check: a token is expired from its `exp` second on.
+  if (known && known.key === key) return known.exp > seconds ? known.sid : null;
   try {
-    const { payload } = await jwtVerify(token, sessionKey(), {
+    const { payload } = await jwtVerify(token, key, {
       algorithms: ["HS256"],
       issuer: ISSUER,
       audience: audience(kind),
       requiredClaims: ["exp", "jti"],
       currentDate: now,
     });
-    return payload.jti ?? null;
+    if (!payload.jti) return null;
+    if (verifiedTokens.size >= VERIFIED_TOKENS_KEPT) verifiedTokens.clear();
+    verifiedTokens.set(`${kind}:${token}`, { sid: payload.jti, exp: payload.exp!, key });
+    return payload.jti;
   } catch {
     return null;
   }
@@ -125,8 +142,11 @@ export async function readerSession(db: Database, request: Request, now = new Da
   return row ? { ...row, level: levelOf(row.level) } : null;
 }
 
-/** What makes `sid` a live reader session (of sessions joined with access_codes): one definition. */
-function liveReaderSession(sid: string, now: Date): SQL {
+/**
+ * What makes `sid` a live reader session (of sessions joined with access_codes) at `now`: one
+ * definition. Either may be a placeholder, for a prepared statement.
+ */
+function liveReaderSession(sid: string | Placeholder, now: Date | Placeholder): SQL {
   return and(
     eq(sessions.sid, sid),
     gt(sessions.expire, now),
@@ -136,13 +156,13 @@ function liveReaderSession(sid: string, now: Date): SQL {
 }
 
 /**
- * The level of the live reader session `sid` names, as a scalar subquery (null without one), for
- * a read that checks the session in its own statement (the chapter page: one round trip).
+ * The level of the live reader session named by the placeholders `sid` and `now`, as a scalar
+ * subquery (null without one; a null `sid` names none), for a prepared statement that checks the
+ * session with what it reads (the chapter page: one round trip, planned once per connection).
  */
-export function readerLevelQuery(sid: string | null, now = new Date()): SQL {
-  if (!sid) return sql`NULL::text`;
-  return sql`(SELECT ${accessCodes.level} FROM ${sessions} INNER JOIN ${accessCodes} ON ${accessCodes.id} = ${sessions.accessCodeId} WHERE ${liveReaderSession(sid, now)})`;
-}
+export const READER_LEVEL_OF_PLACEHOLDERS: SQL<string | null> = sql<string | null>`(SELECT ${accessCodes.level} FROM ${sessions}
+  INNER JOIN ${accessCodes} ON ${accessCodes.id} = ${sessions.accessCodeId}
+  WHERE ${liveReaderSession(sql.placeholder("sid"), sql.placeholder("now"))})`;
 
 export interface AdminSession {
   sid: string;

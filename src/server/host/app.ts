@@ -215,11 +215,25 @@ async function send(res: ServerResponse, response: Response, head: boolean): Pro
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  res.writeHead(response.status, headers);
   if (head || !response.body) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  // A body of one chunk (a page, a JSON answer) goes out with its length in one write, as the fast
+  // path's answers do; a longer one (an export, a backup) is streamed as it comes.
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  if (second.done) {
+    if (!first.done && headers["content-length"] === undefined) headers["content-length"] = String(first.value.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(first.done ? undefined : first.value);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.write(first.value);
+  res.write(second.value);
+  for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
   res.end();
 }

@@ -138,4 +138,58 @@ describe("the local host's fast path", () => {
     // A function with a path comes before the static file of the same name.
     expect(await (await fetch(`${base}/shadowed`)).json()).toEqual({ answer: "shadow" });
   });
+
+  it("sends a function's one-chunk answer with its length, and streams a longer one whole", async () => {
+    const streamed = ["first part, ", "second part, ", "last part."];
+    const added: FunctionRoute[] = [
+      { name: "one", preferStatic: false, match: (url) => (url.pathname === "/api/one" ? {} : null), handler: () => new Response(page, { headers: { "content-type": "text/html" } }) },
+      {
+        name: "stream",
+        preferStatic: false,
+        match: (url) => (url.pathname === "/api/stream" ? {} : null),
+        handler: () =>
+          new Response(
+            new ReadableStream<Uint8Array>({
+              async start(controller) {
+                for (const part of streamed) {
+                  controller.enqueue(new TextEncoder().encode(part));
+                  await new Promise((resolve) => setTimeout(resolve, 5));
+                }
+                controller.close();
+              },
+            }),
+            { headers: { "content-type": "text/plain" } },
+          ),
+      },
+      { name: "empty", preferStatic: false, match: (url) => (url.pathname === "/api/empty" ? {} : null), handler: () => new Response("", { status: 201 }) },
+    ];
+    options.functions.push(...added);
+    try {
+      const get = (pathname: string, method = "GET") =>
+        new Promise<{ headers: http.IncomingHttpHeaders; status: number; body: string }>((resolve, reject) => {
+          const request = http.request(`${base}${pathname}`, { method, headers: { "accept-encoding": "identity" } }, async (response) => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of response) chunks.push(chunk as Buffer);
+            resolve({ headers: response.headers, status: response.statusCode!, body: Buffer.concat(chunks).toString() });
+          });
+          request.on("error", reject);
+          request.end();
+        });
+      const one = await get("/api/one");
+      expect(one.headers["content-length"]).toBe(String(Buffer.byteLength(page)));
+      expect(one.headers["transfer-encoding"]).toBeUndefined();
+      expect(one.body).toBe(page);
+      const stream = await get("/api/stream");
+      expect(stream.headers["transfer-encoding"]).toBe("chunked");
+      expect(stream.body).toBe(streamed.join(""));
+      const head = await get("/api/one", "HEAD");
+      expect(head.status).toBe(200);
+      expect(head.body).toBe("");
+      const empty = await get("/api/empty");
+      expect(empty.status).toBe(201);
+      expect(empty.body).toBe("");
+    } finally {
+      options.functions.splice(-added.length);
+    }
+  });
 });

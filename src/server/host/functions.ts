@@ -17,9 +17,12 @@ interface FunctionModule {
 export interface FunctionRoute {
   name: string;
   preferStatic: boolean;
-  match(url: URL, method: string): Record<string, string> | null;
+  match(url: URL, method: string): Readonly<Record<string, string>> | null;
   handler: Handler;
 }
+
+/** How many paths each function remembers the matching of (then forgets them all at once). */
+const MAX_REMEMBERED_PATHS = 10_000;
 
 export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
   const files = fs
@@ -38,23 +41,33 @@ export async function loadFunctions(dir: string): Promise<FunctionRoute[]> {
         const patterns = paths.map((pathname) => new URLPattern({ pathname }));
         const excluded = [mod.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
         const methods = mod.config?.method ? [mod.config.method].flat() : null;
+        const matchPath = (pathname: string, method: string): Readonly<Record<string, string>> | null => {
+          if (methods && !methods.includes(method)) return null;
+          if (excluded.some((pattern) => pattern.test({ pathname }))) return null;
+          for (const pattern of patterns) {
+            const result = pattern.exec({ pathname });
+            if (result) {
+              const groups = result.pathname.groups;
+              return Object.freeze(Object.fromEntries(Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined)));
+            }
+          }
+          return null;
+        };
+        // URLPattern's matching is slow next to the rest of an answer: each path's result is remembered.
+        const remembered = new Map<string, Readonly<Record<string, string>> | null>();
         return {
           name,
           preferStatic: mod.config?.preferStatic ?? false,
           handler: mod.default,
           match(url: URL, method: string) {
-            if (methods && !methods.includes(method)) return null;
-            if (excluded.some((pattern) => pattern.test({ pathname: url.pathname }))) return null;
-            for (const pattern of patterns) {
-              const result = pattern.exec({ pathname: url.pathname });
-              if (result) {
-                const groups = result.pathname.groups;
-                return Object.fromEntries(
-                  Object.entries(groups).filter((entry): entry is [string, string] => entry[1] !== undefined),
-                );
-              }
+            const key = `${method} ${url.pathname}`;
+            let found = remembered.get(key);
+            if (found === undefined) {
+              found = matchPath(url.pathname, method);
+              if (remembered.size >= MAX_REMEMBERED_PATHS) remembered.clear();
+              remembered.set(key, found);
             }
-            return null;
+            return found;
           },
         };
       });

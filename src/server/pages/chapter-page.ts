@@ -18,7 +18,7 @@ import { escapeHtml } from "../../lib/html.ts";
 import { canAccess, levelOf, type Level } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 import { requireReadable } from "../access/reader.ts";
-import { readerLevelQuery, verifiedSid } from "../auth/session.ts";
+import { verifiedSid } from "../auth/session.ts";
 import { database, databaseGeneration } from "../db/index.ts";
 import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
@@ -148,7 +148,7 @@ export async function chapterPage(request: Request, slug: string, again = true):
     const db = await database();
     // The reader's session is checked in the same statement as the page key: one round trip.
     const sid = await verifiedSid(request, "reader");
-    const { version, chapter, readerLevel } = await getChapterPageKey(db, slug, readerLevelQuery(sid));
+    const { version, chapter, readerLevel } = await getChapterPageKey(db, slug, sid);
     if (!chapter) return builtPage("/chapter-not-found", 404, "Chapter not found");
     const level = levelOf(chapter.level);
     let tier: Level;

@@ -1,0 +1,71 @@
+/**
+ * The chapter page's key statement (src/server/repositories/chapters.ts): a named statement,
+ * planned once per connection, that reads the chapter and the reader's live session together;
+ * and, where a pooler loses named statements, the same read unnamed, with no error to the reader.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueSession } from "../../src/server/auth/session.ts";
+import { seed } from "../../src/server/content/seed.ts";
+import { connectRemote, type Connection } from "../../src/server/db/remote.ts";
+import { eq, sql } from "../../src/server/db/orm.ts";
+import { accessCodes } from "../../src/server/db/schema.ts";
+import { issueAccessCode, setAccessCodeActive } from "../../src/server/repositories/access-codes.ts";
+import { getChapterPageKey, listChapters } from "../../src/server/repositories/chapters.ts";
+import { createScratchDatabase, databaseTargets, testDatabaseUrl, type TestDatabase } from "../support/databases.ts";
+
+describe.each(databaseTargets())("the chapter page key on $name", (target) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await target.open();
+    await seed(database.db);
+  });
+  afterAll(() => database?.dispose());
+
+  it("answers the chapter and the live session's level, and no level for an ended, expired or unknown session", async () => {
+    const { db } = database;
+    const [chapter] = await listChapters(db, ["Architect"]);
+    const code = await issueAccessCode(db, { level: "Architect" });
+    const [row] = await db.select({ id: accessCodes.id }).from(accessCodes).where(eq(accessCodes.login, code.login));
+    const { sid } = await issueSession(db, "reader", { accessCodeId: row!.id });
+    const key = await getChapterPageKey(db, chapter!.slug, sid);
+    expect(key.chapter).toEqual({ id: chapter!.id, level: "Architect" });
+    expect(key.readerLevel).toBe("Architect");
+    expect(key.version).toBeGreaterThan(0);
+    expect((await getChapterPageKey(db, chapter!.slug, null)).readerLevel).toBeNull();
+    expect((await getChapterPageKey(db, chapter!.slug, "no-such-session")).readerLevel).toBeNull();
+    expect((await getChapterPageKey(db, "no-such-chapter", sid)).chapter).toBeNull();
+    // The session's end is its row's: checked at the time asked.
+    expect((await getChapterPageKey(db, chapter!.slug, sid, new Date(Date.now() + 31 * 24 * 3600 * 1000))).readerLevel).toBeNull();
+    await setAccessCodeActive(db, code.login, false);
+    expect((await getChapterPageKey(db, chapter!.slug, sid)).readerLevel).toBeNull();
+  });
+});
+
+describe.skipIf(!testDatabaseUrl())("the chapter page key where named statements are lost", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let connection: Connection;
+  beforeAll(async () => {
+    const { openDatabase } = await import("../../src/server/db/client.ts");
+    scratch = await createScratchDatabase(testDatabaseUrl()!);
+    const handle = await openDatabase({ driver: "pg", url: scratch.url });
+    await handle.migrate();
+    await seed(handle.db);
+    await handle.close();
+    // One connection, so the statement below reaches the connection that holds the named one.
+    connection = await connectRemote("pg", scratch.url, { max: 1 });
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await scratch?.drop();
+  });
+
+  it("reads it unnamed, with the same answer, once the server has forgotten the named statement", async () => {
+    const [chapter] = await listChapters(connection.db, ["Operator"]);
+    const first = await getChapterPageKey(connection.db, chapter!.slug);
+    // What a pooler in transaction mode does: the next statement lands on a connection that never
+    // prepared it (PostgreSQL answers 26000).
+    await connection.db.execute(sql`DEALLOCATE ALL`);
+    expect(await getChapterPageKey(connection.db, chapter!.slug)).toEqual(first);
+    expect(await getChapterPageKey(connection.db, chapter!.slug)).toEqual(first);
+  });
+});
