@@ -39,25 +39,29 @@ export function twoDigits(n: number): string {
   return String(n).padStart(2, "0");
 }
 
+/** The classes of a chapter's title, on its page and in the panel's preview. */
+export const CHAPTER_TITLE_CLASS = "chapter-title mt-1";
+
 export function renderChapterBody(chapter: ChapterBody, options: RenderOptions): string {
   const parts = [...chapter.subsections].sort((a, b) => a.order - b.order || a.id - b.id);
-  const sections = parts.map((part, index) => {
-    const number = twoDigits(index + 1);
-    const slug = escapeHtml(part.slug);
-    const title = escapeHtml(part.title);
-    const photo = part.photo
-      ? photoHtml(part.photo, part.photoAlt ?? "", "mt-6 aspect-[16/9] max-h-[300px] w-full rounded-sm object-cover")
-      : "";
-    return (
-      `<section id="${slug}" data-subsection="${title}" aria-labelledby="${slug}-title" class="mt-20 scroll-mt-16">` +
-      `<p class="font-mono text-sm text-[var(--color-accent)]" aria-hidden="true">${number}</p>` +
-      `<h2 id="${slug}-title" tabindex="-1" class="mt-2 font-serif text-2xl leading-snug outline-none"><span class="sr-only">${number}. </span>${title}</h2>` +
-      photo +
-      `<div class="chapter-content mt-6">${renderMarkup(part.content, options)}</div>` +
-      `</section>`
-    );
-  });
+  const sections = parts.map((part, index) => renderSubsection(part, index + 1, options));
   return `<div class="chapter-content">${renderMarkup(chapter.content, options)}</div>${sections.join("")}`;
+}
+
+/** One subsection as the chapter page shows it, numbered `number`. */
+export function renderSubsection(part: Omit<BodySubsection, "id" | "order">, number: number, options: RenderOptions): string {
+  const shown = twoDigits(number);
+  const slug = escapeHtml(part.slug);
+  const title = escapeHtml(part.title);
+  const photo = part.photo ? photoHtml(part.photo, part.photoAlt ?? "", "mt-6 aspect-[16/9] max-h-[300px] w-full rounded-sm object-cover") : "";
+  return (
+    `<section id="${slug}" data-subsection="${title}" aria-labelledby="${slug}-title" class="mt-20 scroll-mt-16">` +
+    `<p class="font-mono text-sm text-[var(--color-accent)]" aria-hidden="true">${shown}</p>` +
+    `<h2 id="${slug}-title" tabindex="-1" class="subsection-title mt-2 outline-none"><span class="sr-only">${shown}. </span>${title}</h2>` +
+    photo +
+    `<div class="chapter-content mt-6">${renderMarkup(part.content, options)}</div>` +
+    `</section>`
+  );
 }
 
 /**
