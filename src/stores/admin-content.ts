@@ -77,6 +77,21 @@ export function draftSavedMessage(kind: ItemKind, saved: SavedState): string {
     : `Draft saved: readers see the published ${noun} until you publish the draft`;
 }
 
+/** Where the `transform` call to action leads, as a preview shows it: the first Operator chapter. */
+export function transformHref(): string {
+  const first = $chapters
+    .get()
+    .filter((chapter) => levelOf(chapter.level) === "Operator")
+    .sort((a, b) => a.order - b.order || a.id - b.id)[0];
+  return first ? `/${first.slug}` : "/";
+}
+
+/** The number a subsection at `order` shows in its chapter (the page numbers them by order, then id). */
+export function subsectionNumber(chapterId: number, id: number | undefined, order: number): number {
+  const others = ($subsections.get()[chapterId] ?? []).filter((part) => part.id !== id);
+  return others.filter((part) => part.order < order || (part.order === order && id !== undefined && part.id < id)).length + 1;
+}
+
 /** A level's chapters in their order. */
 export function chaptersOf(chapters: AdminChapter[], level: Level): AdminChapter[] {
   return chapters.filter((c) => levelOf(c.level) === level).sort((a, b) => a.order - b.order || a.id - b.id);

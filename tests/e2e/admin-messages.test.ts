@@ -46,7 +46,7 @@ test("saving as a draft says the draft was saved, and what readers see meanwhile
 
   // Scheduled: the toast says when it goes live.
   await card.getByRole("button", { name: `Edit ${chapter.title}` }).click();
-  await edit.getByLabel("Publish the draft at (optional)").fill("2031-03-14T09:30");
+  await edit.getByLabel("Publish at (optional)").fill("2031-03-14T09:30");
   await edit.getByRole("button", { name: "Save as draft" }).click();
   await expect(toast(page)).toContainText("Draft saved: it will be published at");
   await expect(toast(page)).toContainText("2031");
@@ -63,9 +63,10 @@ test("saving as a draft says the draft was saved, and what readers see meanwhile
   await expect(toast(page)).not.toContainText("created successfully");
   await expect(add).toBeHidden();
 
-  // Saving it live still says the spec's words.
+  // Saving it live (the schedule cleared) still says the spec's words.
   await card.getByRole("button", { name: `Edit ${chapter.title}` }).click();
   await expect(edit).toBeVisible();
+  await edit.getByLabel("Publish at (optional)").fill("");
   await edit.getByRole("button", { name: "Save Changes" }).click();
   await expect(toast(page)).toContainText("Chapter updated successfully");
 });

@@ -9,7 +9,8 @@ import { chapterInput, TEASER_MAX_LENGTH, toWholeNumber } from "../../lib/conten
 import { levelOf, type Level } from "../../lib/levels.ts";
 import { slugify } from "../../lib/slug.ts";
 import type { AdminChapter } from "../../stores/admin-api.ts";
-import { createChapter, updateChapter } from "../../stores/admin-content.ts";
+import { createChapter, transformHref, updateChapter } from "../../stores/admin-content.ts";
+import ContentField, { usePreviewing } from "./ContentField.tsx";
 import DraftSchedule, { useDraftSaving } from "./DraftSchedule.tsx";
 import DraftStatus from "./DraftStatus.tsx";
 import Field from "./Field.tsx";
@@ -32,6 +33,7 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
   // A pending draft (issue 14) is what the form edits; the published text stays live meanwhile.
   const chapter = saved && { ...saved, ...saved.draft };
   const draft = useDraftSaving(saved?.publishAt);
+  const previewing = usePreviewing();
   const [title, setTitle] = useState(chapter?.title ?? "");
   const [slug, setSlug] = useState(chapter?.slug ?? "");
   const [slugEdited, setSlugEdited] = useState(chapter !== undefined);
@@ -58,10 +60,12 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
+    previewing.setPreviewing(false);
     const data = validate();
     if (!data) return;
-    setPending(true);
     const options = draft.options();
+    if (!options) return;
+    setPending(true);
     const result = saved ? await updateChapter(saved.id, data, options) : await createChapter(data, options);
     setPending(false);
     if (result.ok) return onDone();
@@ -99,9 +103,17 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
           <input className={input} type="number" min={0} inputMode="numeric" value={order} onChange={(e) => setOrder(e.target.value)} />
         </Field>
       </div>
-      <Field label="Content" hint="## and ### headings, > quotes, - list items, **bold**; blank lines between paragraphs." error={errors.content}>
-        <textarea className={`${input} min-h-48 font-mono text-sm`} rows={10} value={content} onChange={(e) => setContent(e.target.value)} />
-      </Field>
+      <ContentField
+        value={content}
+        onChange={setContent}
+        hint="## and ### headings, > quotes, - list items, **bold**; blank lines between paragraphs."
+        error={errors.content}
+        rows={10}
+        height="min-h-48"
+        preview={{ kind: "chapter", title: title.trim(), level: chapterLevel, readingTime: toWholeNumber(readingTime), content }}
+        transformHref={transformHref()}
+        toggle={previewing}
+      />
       {chapterLevel !== "Operator" && (
         <Field
           label="Teaser (optional)"

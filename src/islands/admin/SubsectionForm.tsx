@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState, type SubmitEvent } from "react";
 import { subsectionInput, toWholeNumber } from "../../lib/content-schemas.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
-import { createSubsection, updateSubsection } from "../../stores/admin-content.ts";
+import { createSubsection, subsectionNumber, transformHref, updateSubsection } from "../../stores/admin-content.ts";
+import ContentField, { usePreviewing } from "./ContentField.tsx";
 import DraftSchedule, { useDraftSaving } from "./DraftSchedule.tsx";
 import DraftStatus from "./DraftStatus.tsx";
 import Field from "./Field.tsx";
@@ -29,6 +30,7 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
   // A pending draft (issue 14) is what the form edits; the published text stays live meanwhile.
   const subsection = saved && { ...saved, ...saved.draft };
   const draft = useDraftSaving(saved?.publishAt);
+  const previewing = usePreviewing();
   const [title, setTitle] = useState(subsection?.title ?? "");
   const [slug, setSlug] = useState(subsection?.slug ?? "");
   const [content, setContent] = useState(subsection?.content ?? "");
@@ -67,6 +69,7 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
+    previewing.setPreviewing(false);
     const data = validate();
     if (!data) return;
     const payload = {
@@ -78,8 +81,9 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
       order: data.order ?? 0,
       ...(data.slug ? { slug: data.slug } : {}),
     };
-    setPending(true);
     const options = draft.options();
+    if (!options) return;
+    setPending(true);
     const result = saved ? await updateSubsection(saved.id, payload, options) : await createSubsection(payload, options);
     setPending(false);
     if (result.ok) return onDone();
@@ -107,9 +111,24 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
           <input className={input} type="number" min={0} inputMode="numeric" value={order} onChange={(e) => setOrder(e.target.value)} />
         </Field>
       </div>
-      <Field label="Content" error={errors.content}>
-        <textarea className={`${input} min-h-40 font-mono text-sm`} rows={8} value={content} onChange={(e) => setContent(e.target.value)} />
-      </Field>
+      <ContentField
+        value={content}
+        onChange={setContent}
+        error={errors.content}
+        rows={8}
+        height="min-h-40"
+        preview={{
+          kind: "subsection",
+          title: title.trim(),
+          slug: values.slug,
+          content,
+          photo: brokenPhoto === photo ? "" : values.photo,
+          photoAlt: photoAlt.trim(),
+          number: subsectionNumber(chapter.id, saved?.id, toWholeNumber(order)),
+        }}
+        transformHref={transformHref()}
+        toggle={previewing}
+      />
       <fieldset className="space-y-3 rounded-md border border-[var(--color-line)] p-4">
         <legend className="px-1 text-sm font-medium">Photo (optional)</legend>
         <Field label="Upload an image" hint="JPEG, PNG, WebP, GIF or AVIF, at most 4 MB.">
