@@ -11,6 +11,13 @@
  * It proves nothing: the server decides access from the session cookie alone.
  */
 export const SIGNED_IN_COOKIE = "sb_signed_in";
+/**
+ * Cookie: why this browser's reader session ended, when the reader should be told (issue 22: 8):
+ * "replaced" (their code signed in on another device, beyond its cap). Set for a few minutes by
+ * the server's session answer that clears the session; /resume says so once and clears it.
+ * `__Host-` prefixed over HTTPS.
+ */
+export const SESSION_ENDED_COOKIE = "sb_session_ended";
 /** localStorage: the auth state, `{ isAuthenticated, accessLevel }` (it only drives the UI). */
 export const AUTH_KEY = "systemAuth";
 /** localStorage: the selected level (Operator, Architect or Mastermind). */

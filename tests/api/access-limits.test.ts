@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBook } from "../../src/server/content/book.ts";
 import { seed } from "../../src/server/content/seed.ts";
-import { accessCodes, sessions } from "../../src/server/db/schema.ts";
+import { accessCodes, sessionEndings, sessions } from "../../src/server/db/schema.ts";
 import { eq } from "../../src/server/db/orm.ts";
 import { issueAccessCode } from "../../src/server/repositories/access-codes.ts";
 import { runRetention } from "../../src/server/maintenance/retention.ts";
@@ -222,5 +222,37 @@ describe.each(databaseTargets())("access that expires on $name", (target) => {
     expect((await api("/api/admin/access-codes/Nobody999/end-sessions", asAdmin(admin, "POST"))).status).toBe(404);
     const again = await api(`/api/admin/access-codes/${code.login}/end-sessions`, asAdmin(admin, "POST"));
     expect(await again.json()).toEqual({ login: code.login, ended: 1 });
+  });
+
+  it("tells a session ended by a sign-in on another device so, once, and no other ended session (issue 22: 8)", async () => {
+    const code = await issue({ maxSessions: 1 });
+    const first = await signedIn(code.login, code.password);
+    const withSignedIn = (cookie: string) => `${cookie}; sb_signed_in=1`;
+    // The second device's sign-in ends the first session: its next session check says why.
+    await signedIn(code.login, code.password);
+    const check = await api("/api/auth/session", { headers: { cookie: withSignedIn(first) } });
+    expect(await check.json()).toEqual({ authenticated: false, level: null });
+    const set = check.headers.getSetCookie();
+    expect(set.some((cookie) => cookie.startsWith("sb_reader=;"))).toBe(true);
+    expect(set.find((cookie) => cookie.startsWith("sb_session_ended="))).toMatch(/^sb_session_ended=replaced; Path=\/; SameSite=Lax; Max-Age=600$/);
+    // Only the SHA-256 of the sid is kept.
+    const rows = await database.db.select().from(sessionEndings);
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.sidHash))).toBe(true);
+
+    // Signed out, or ended by the operator: cleared without that word.
+    const other = await issue({ maxSessions: 3 });
+    const signedOut = await signedIn(other.login, other.password);
+    expect((await api("/api/auth/logout", { method: "POST", headers: { cookie: signedOut } })).status).toBe(200);
+    const ended = await signedIn(other.login, other.password);
+    await api(`/api/admin/access-codes/${other.login}/end-sessions`, asAdmin(admin, "POST"));
+    for (const cookie of [signedOut, ended, "sb_reader=not-a-token"]) {
+      const answer = await api("/api/auth/session", { headers: { cookie: withSignedIn(cookie) } });
+      expect(answer.headers.getSetCookie().some((c) => c.startsWith("sb_session_ended="))).toBe(false);
+    }
+
+    // Kept as long as the ended session could have lasted, then removed by the retention job.
+    expect((await runRetention(database.db, { now: new Date(Date.now() + 29 * DAY_MS) })).sessionEndings).toBe(0);
+    expect((await runRetention(database.db, { now: new Date(Date.now() + 31 * DAY_MS) })).sessionEndings).toBeGreaterThanOrEqual(1);
+    expect(await database.db.select().from(sessionEndings)).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { useEffect, useState, type SubmitEvent } from "react";
 import { $auth, login, logout, restoreAuth } from "../../stores/auth.ts";
 import { $chapterList, $levelChapters, startReader, type ChapterEntry } from "../../stores/reader-chapters.ts";
 import LevelTeasers from "../reader/LevelTeasers.tsx";
+import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
@@ -29,9 +30,11 @@ export default function ResumeCard() {
   const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  // Told, not dropped (issue 22: 8): the session ended because the code signed in elsewhere.
+  const [replaced, setReplaced] = useState(false);
 
   useEffect(() => {
-    void restoreAuth();
+    void restoreAuth().then(() => setReplaced(takeSessionEnded()));
     void startReader();
   }, []);
 
@@ -44,6 +47,7 @@ export default function ResumeCard() {
     const ok = await login(code.trim(), password);
     setPending(false);
     if (ok) {
+      setReplaced(false);
       setCode("");
       setPassword("");
       const granted = $auth.get().accessLevel;
@@ -64,6 +68,12 @@ export default function ResumeCard() {
       <a href={back} className="mb-6 inline-flex items-center gap-2 text-sm text-[var(--color-muted)] hover:text-[var(--color-ink)]">
         <span aria-hidden="true">←</span> Back to {level} chapters
       </a>
+      {replaced && !auth.isLoading && !auth.isAuthenticated && (
+        <p role="status" className="mb-6 rounded-md border border-[var(--color-accent)] bg-[var(--color-panel)] p-4 text-sm">
+          You were signed out here because your access code was used to sign in on another device, and a code stays signed in on
+          only a few devices at once. Enter it again to continue reading here.
+        </p>
+      )}
       {auth.isLoading ? (
         <div className={card} aria-busy="true">
           <p className="text-[var(--color-muted)]">Loading...</p>

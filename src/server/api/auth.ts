@@ -4,7 +4,8 @@ import { requireSameSite, clientAddress, readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
 import { database } from "../db/index.ts";
 import { checkLogin } from "../auth/login.ts";
-import { endSession, issueSessionWhile, readerSession } from "../auth/session.ts";
+import { endSession, issueSessionWhile, readerSession, verifiedSid } from "../auth/session.ts";
+import { sessionEndedCookie, sessionEnding } from "../auth/session-endings.ts";
 import { clearedCookies, hasReaderCookies, signedInCookie } from "../auth/cookies.ts";
 import { accessCodeSignedIn, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
 import { HttpError } from "../http/errors.ts";
@@ -52,18 +53,24 @@ export const validate = route({
  * asks only while the browser holds the readable "signed in" cookie or a stored signed-in state
  * (issue 20), so the answer keeps that cookie in step: renewed for the session's remaining life
  * (a session from before the cookie existed gets it here), cleared with the session cookie when
- * the session has ended (signed out elsewhere, expired, its code ended).
+ * the session has ended (signed out elsewhere, expired, its code ended); when it ended because its
+ * code signed in on another device beyond its cap, with the cookie that tells /resume so.
  */
 export const session = route({
   GET: async (request) => {
     const now = new Date();
-    const current = await readerSession(await database(), request, now);
-    const cookies = current
-      ? [signedInCookie(Math.max(1, Math.floor((current.expire.getTime() - now.getTime()) / 1000)))]
-      : hasReaderCookies(request)
-        ? clearedCookies("reader")
-        : [];
-    return json({ authenticated: current !== null, level: current?.level ?? null }, { cookies });
+    const db = await database();
+    const current = await readerSession(db, request, now);
+    if (current) {
+      const cookies = [signedInCookie(Math.max(1, Math.floor((current.expire.getTime() - now.getTime()) / 1000)))];
+      return json({ authenticated: true, level: current.level }, { cookies });
+    }
+    if (!hasReaderCookies(request)) return json({ authenticated: false, level: null });
+    // Ended: its cookies cleared, and, when its code signed in on another device, a word for /resume.
+    const sid = await verifiedSid(request, "reader", now);
+    const ending = sid ? await sessionEnding(db, sid) : null;
+    const cookies = [...clearedCookies("reader"), ...(ending ? [sessionEndedCookie(ending)] : [])];
+    return json({ authenticated: false, level: null }, { cookies });
   },
 });
 

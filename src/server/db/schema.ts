@@ -113,6 +113,22 @@ export const sessions = pgTable(
 );
 
 /**
+ * Why a reader session ended, where the reader should be told (issue 22: 8): a sign-in beyond its
+ * code's cap ended it (`replaced`, written by the trigger `sessions_cap`). Kept by the SHA-256 of
+ * the sid (never the sid itself), for as long as a reader session could have lasted; the retention
+ * job removes older rows.
+ */
+export const sessionEndings = pgTable(
+  "session_endings",
+  {
+    sidHash: text("sid_hash").primaryKey(),
+    reason: text("reason").notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("session_endings_ended_at_idx").on(t.endedAt), check("session_endings_reason_check", sql`${t.reason} in ('replaced')`)],
+);
+
+/**
  * One counter per limited key (a client address, an account...): the attempts since its window
  * opened. One statement both counts an attempt and answers the count (src/server/access/rate-limit.ts),
  * so a limit holds for requests sent at once to any number of instances.

@@ -7,7 +7,8 @@
  *   after their 24-hour restore window ends;
  * - uploaded photos no subsection uses (live or still restorable): removed `unusedPhotoDays` after
  *   they were stored;
- * - expired sign-in sessions (and those of access codes past their end date), rate-limit windows
+ * - expired sign-in sessions (and those of access codes past their end date), the record of why a
+ *   session ended once it could no longer have lasted (30 days), rate-limit windows
  *   over a day old, and the cache purges done and long read by other servers;
  * - revisions older than 90 days, except each item's last 50 (src/server/admin/revisions.ts);
  * - lead webhook deliveries that ended (delivered or given up) over 90 days ago: the log's
@@ -17,7 +18,8 @@
  */
 import { and, eq, inArray, isNotNull, lt, lte, or, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
-import { accessCodes, assessmentSessions, cachePurges, chapters, contentRevisions, rateLimitCounters, sessions, subsections, webhookDeliveries } from "../db/schema.ts";
+import { accessCodes, assessmentSessions, cachePurges, chapters, contentRevisions, rateLimitCounters, sessionEndings, sessions, subsections, webhookDeliveries } from "../db/schema.ts";
+import { SESSION_TTL_SECONDS } from "../auth/session.ts";
 import { RESTORE_WINDOW_MS } from "../admin/chapters.ts";
 import { pruneRevisions } from "../admin/revisions.ts";
 import { config } from "../config.ts";
@@ -39,6 +41,7 @@ export interface RetentionReport {
   subsections: number;
   photos: number;
   sessions: number;
+  sessionEndings: number;
   rateLimitWindows: number;
   cachePurges: number;
   revisions: number;
@@ -95,6 +98,10 @@ export async function runRetention(
           ),
         )
         .returning({ sid: sessions.sid }),
+    ),
+    sessionEndings: await step("session endings", () =>
+      // Kept as long as the ended session could have lasted: its cookie cannot outlive that.
+      db.delete(sessionEndings).where(lt(sessionEndings.endedAt, ago(now, SESSION_TTL_SECONDS.reader * 1000))).returning({ sidHash: sessionEndings.sidHash }),
     ),
     rateLimitWindows: await step("rate-limit windows", () =>
       db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, ago(now, DAY_MS))).returning({ key: rateLimitCounters.key }),
