@@ -39,6 +39,7 @@ import { pageJs } from "./lib/page-js.ts";
 import { starlightSite } from "./lib/starlight.ts";
 import { compare, CONNECTIONS, DURATION_S, type LoadCase } from "./lib/load.ts";
 import { startProduct, type ProductServer as Child } from "../tests/support/product-server.ts";
+import { relevanceScore } from "../tests/support/search-relevance.ts";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sb-bench-"));
 const results: Record<string, unknown> = {};
@@ -303,6 +304,9 @@ try {
   log(`Exposure window (Operator chapter moved to Mastermind, until the public page redirects): ${exposurePglite ?? "n/a"} ms`);
   log(`Peak server memory under load: ${peakPglite} MiB (PGlite), ${peakPg ?? "n/a"} MiB (PostgreSQL)`);
   log(`Cold start (migrate, seed, build, listen): ${embedded.startSeconds} s`);
+  const relevance = relevanceScore();
+  results.searchRelevance = relevance;
+  log(`Search relevance (issue 22: 9): ${relevance.first} of ${relevance.of} queries find their passage first${relevance.missed.length ? `; missed: ${relevance.missed.join(", ")}` : ""}`);
 
   // The scan under load (issue 5): its own script, on PostgreSQL; its figures join these.
   const scanRun = spawnSync(process.execPath, [path.join(import.meta.dirname, "scan-load.ts")], { stdio: "inherit", env: process.env });

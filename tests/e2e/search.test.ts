@@ -98,3 +98,23 @@ test("new words in an Operator chapter become searchable once the rebuild it sta
     expect((await save(chapter.content)).status()).toBe(200);
   }
 });
+
+test("the drawer puts the passage that answers best first across both sources, and a word found nowhere finds nothing (issue 22: 9)", async ({ page }) => {
+  await loginAs(page, "Mastermind");
+  await page.goto("/signal-and-noise");
+  await hydrated(page);
+  await openDrawer(page);
+  const box = page.getByRole("searchbox", { name: "Search the book" });
+  // A locked subsection's exact title comes before open passages that share a common word.
+  for (const [query, first] of [
+    ["The Identity Statement", "/identity-by-design#the-identity-statement"],
+    ["A Protocol for Hard Hours", "/under-load#a-protocol-for-hard-hours"],
+    ["The Attention Ledger", "/where-attention-goes#the-attention-ledger"],
+  ] as const) {
+    await box.fill(query);
+    await expect(results(page).first()).toHaveAttribute("href", first);
+  }
+  await box.fill("asdfghjkl");
+  await expect(page.getByText("Nothing found for “asdfghjkl”.")).toBeVisible();
+  await expect(results(page)).toHaveCount(0);
+});

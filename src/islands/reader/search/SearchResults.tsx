@@ -1,12 +1,12 @@
 /**
  * The search box's results in the navigator's drawer: Operator passages from the static index
  * and, for a reader whose level reaches them, Architect and Mastermind passages from the server,
- * merged, each a link to its subsection (or chapter). Loaded by the navigator when the box is
+ * merged best first (merge-results.ts), each a link to its subsection (or chapter). Loaded by the navigator when the box is
  * first used.
  */
 import { useEffect, useState, type MouseEvent } from "react";
 import type { Level } from "../../../lib/levels.ts";
-import type { SearchResult } from "../../../lib/search-query.ts";
+import { searchWords, type SearchResult } from "../../../lib/search-query.ts";
 import { mergeResults } from "./merge-results.ts";
 import { searchLocked, searchOpen } from "./sources.ts";
 
@@ -34,7 +34,7 @@ export default function SearchResults({ query, held, onChoose }: Props) {
         setState({
           status: "done",
           failed,
-          results: mergeResults(open.status === "fulfilled" ? open.value : [], locked.status === "fulfilled" ? locked.value : []),
+          results: mergeResults(searchWords(query), open.status === "fulfilled" ? open.value : [], locked.status === "fulfilled" ? locked.value : []),
         });
       });
     }, DEBOUNCE_MS);

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { SearchResult } from "../../../lib/search-query.ts";
-import { chapterSlugOf, keepLiveOperator, MAX_RESULTS, mergeResults } from "./merge-results.ts";
+import { firstFor, RELEVANCE_SET, relevanceScore } from "../../../../tests/support/search-relevance.ts";
+import { chapterSlugOf, keepLiveOperator, MAX_RESULTS, mergeResults, relevance } from "./merge-results.ts";
 
-const result = (url: string, level: SearchResult["level"] = "Operator"): SearchResult => ({ url, level, chapter: "C", title: "T", snippet: [] });
+const result = (url: string, level: SearchResult["level"] = "Operator", title = "T", text = "words"): SearchResult => ({
+  url,
+  level,
+  chapter: "C",
+  title,
+  snippet: [{ text }],
+});
 
 describe("search results", () => {
   it("drops static-index results whose chapter the live list no longer shows as Operator, or shows with other text", () => {
@@ -16,10 +23,32 @@ describe("search results", () => {
     expect(chapterSlugOf("/a-chapter#a-part")).toBe("a-chapter");
   });
 
-  it("merges both sources in turns, without the same address twice, at most MAX_RESULTS", () => {
-    const merged = mergeResults([result("/a"), result("/b"), result("/c")], [result("/x", "Mastermind"), result("/a", "Architect")]);
+  it("merges both sources without the same address twice, at most MAX_RESULTS; equals keep the sources' orders in turns", () => {
+    const merged = mergeResults(["words"], [result("/a"), result("/b"), result("/c")], [result("/x", "Mastermind"), result("/a", "Architect")]);
     expect(merged.map((r) => r.url)).toEqual(["/a", "/x", "/b", "/c"]);
     const many = Array.from({ length: 30 }, (_, i) => result(`/o${i}`));
-    expect(mergeResults(many, many.map((r) => ({ ...r, url: `${r.url}-l` })))).toHaveLength(MAX_RESULTS);
+    expect(mergeResults(["words"], many, many.map((r) => ({ ...r, url: `${r.url}-l` })))).toHaveLength(MAX_RESULTS);
+  });
+
+  it("puts every word before some, an exact title first, titles before text, whole words before prefixes; drops what holds no word", () => {
+    const words = ["cost", "switching"];
+    const some = result("/some", "Operator", "The Cost", "nothing else");
+    const inText = result("/text", "Operator", "Other", "the cost of switching tasks");
+    const inTitle = result("/title", "Mastermind", "Switching costs a lot", "words");
+    const exact = result("/exact", "Architect", "Cost Switching", "words");
+    const prefix = result("/prefix", "Operator", "Costume switchings", "words");
+    const none = result("/none", "Operator", "Assorted", "as in as");
+    const merged = mergeResults(words, [some, inText, prefix, none], [inTitle, exact]);
+    expect(merged.map((r) => r.url)).toEqual(["/exact", "/title", "/prefix", "/text", "/some"]);
+    expect(relevance(["asdfghjkl"], none)).toBeNull();
+    expect(mergeResults(["asdfghjkl"], [none], [])).toEqual([]);
+  });
+
+  it("finds the passage each query of the relevance set should find first, across both sources", () => {
+    const score = relevanceScore();
+    console.log(`Search relevance: ${score.first} of ${score.of} come first${score.missed.length ? ` (missed: ${score.missed.join(", ")})` : ""}`);
+    expect(score.missed).toEqual([]);
+    expect(firstFor("asdfghjkl")).toBeNull();
+    expect(RELEVANCE_SET.length).toBeGreaterThanOrEqual(15);
   });
 });

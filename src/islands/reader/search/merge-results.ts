@@ -31,19 +31,77 @@ export function chapterSlugOf(url: string): string {
   return url.replace(/^\//, "").replace(/[#?].*$/, "");
 }
 
-/** Both lists in turns (each is in its own order of relevance), without the same address twice. */
-export function mergeResults(open: readonly SearchResult[], locked: readonly SearchResult[]): SearchResult[] {
-  const merged: SearchResult[] = [];
+/**
+ * How well a result answers the reader's words (issue 22: 9), from what both sources give: its
+ * title and its snippet. Compared in this order: how many of the words it holds (every word before
+ * some), a title that is exactly the words, how many it holds in its title (titles before text),
+ * then how many as whole words (whole words before prefixes). Null when it holds none of them (a
+ * source's loose match, such as a word found only as the start of another word of the query).
+ */
+export function relevance(words: readonly string[], result: SearchResult): number[] | null {
+  const title = textWords(result.title);
+  const body = textWords(result.snippet.map((part) => part.text).join(" "));
+  let held = 0;
+  let inTitle = 0;
+  let wholeInTitle = 0;
+  let whole = 0;
+  for (const word of words) {
+    const titleMatch = matchOf(word, title);
+    const match = titleMatch ?? matchOf(word, body);
+    if (!match) continue;
+    held++;
+    if (titleMatch) inTitle++;
+    if (titleMatch === "whole") wholeInTitle++;
+    if (match === "whole" || matchOf(word, body) === "whole") whole++;
+  }
+  if (held === 0) return null;
+  const exactTitle = title.length === words.length && words.every((word, i) => matchOf(word, [title[i]!]) === "whole") ? 1 : 0;
+  return [held, exactTitle, wholeInTitle, inTitle, whole];
+}
+
+/** A text's words as the search box reads words (src/lib/search-query.ts). */
+const textWords = (text: string) => text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** A word without a plural or verb ending, as both sources match them (habits, habit). */
+const stem = (word: string) => (word.length > 4 ? word.replace(/(?:ies|es|s|ing|ed)$/, "") : word);
+
+/** How `word` occurs in `text`: as a whole word (or with another ending), as a prefix, or not. */
+function matchOf(word: string, text: readonly string[]): "whole" | "prefix" | null {
+  let found: "prefix" | null = null;
+  for (const candidate of text) {
+    if (candidate === word || stem(candidate) === stem(word)) return "whole";
+    if (candidate.startsWith(word)) found = "prefix";
+  }
+  return found;
+}
+
+/**
+ * Both lists as one, best answer first (`relevance`), without the same address twice, at most
+ * MAX_RESULTS; results that hold none of the words are left out. Equals keep the sources' own
+ * orders, in turns.
+ */
+export function mergeResults(words: readonly string[], open: readonly SearchResult[], locked: readonly SearchResult[]): SearchResult[] {
+  const inTurns: SearchResult[] = [];
   const seen = new Set<string>();
-  for (let i = 0; i < Math.max(open.length, locked.length) && merged.length < MAX_RESULTS; i++) {
+  for (let i = 0; i < Math.max(open.length, locked.length); i++) {
     for (const result of [open[i], locked[i]]) {
-      if (result && !seen.has(result.url) && merged.length < MAX_RESULTS) {
+      if (result && !seen.has(result.url)) {
         seen.add(result.url);
-        merged.push(result);
+        inTurns.push(result);
       }
     }
   }
-  return merged;
+  return inTurns
+    .map((result) => ({ result, score: relevance(words, result) }))
+    .filter((scored): scored is { result: SearchResult; score: number[] } => scored.score !== null)
+    .sort((a, b) => compareScores(b.score, a.score))
+    .slice(0, MAX_RESULTS)
+    .map(({ result }) => result);
+}
+
+function compareScores(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
 }
 
 /**
