@@ -4,7 +4,7 @@
  * moment later to show the outcome.
  */
 import { atom } from "nanostores";
-import { apiRequest, errorMessage } from "../lib/api-client.ts";
+import { ApiError, apiRequest, errorMessage } from "../lib/api-client.ts";
 import { notify } from "../lib/notify.ts";
 import { isSignedOutError } from "./admin-api.ts";
 import { sessionEnded } from "./admin-session.ts";
@@ -76,7 +76,8 @@ export async function addWebhook(url: string): Promise<{ webhook: LeadWebhook } 
       sessionEnded();
       return { problem: "Signed out." };
     }
-    return { problem: errorMessage(error).replace(/^url: /, "") };
+    // The server's sentence about the address (or the cap on webhooks) for the field, without its status.
+    return { problem: error instanceof ApiError && (error.code === "invalid_webhook_url" || error.code === "too_many_webhooks") ? error.text : errorMessage(error) };
   }
 }
 

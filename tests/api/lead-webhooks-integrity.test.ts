@@ -180,7 +180,8 @@ describe.each(databaseTargets())("lead webhook integrity on $name", (target) => 
     }
     expect(none.addresses).toEqual([]);
     expect(receiver.received).toHaveLength(0);
-    expect((await deliveries())[0]).toMatchObject({ status: "pending", lastError: PRIVATE_ADDRESS_ERROR });
+    // (A test is tried once: issue 22: 6.)
+    expect((await deliveries())[0]).toMatchObject({ status: "failed", lastError: PRIVATE_ADDRESS_ERROR });
   });
 
   it("connects a checked host name to its looked-up address, keeping the name in the Host header", async () => {
@@ -216,7 +217,7 @@ describe.each(databaseTargets())("lead webhook integrity on $name", (target) => 
       // The certificate is self-signed: refused, as any client would, after asking for hooks.test by name.
       expect(serverNames).toEqual(["hooks.test"]);
       expect((await deliveries())[0]).toMatchObject({
-        status: "pending",
+        status: "failed",
         lastError: "The receiver's HTTPS certificate was not accepted (DEPTH_ZERO_SELF_SIGNED_CERT).",
       });
     } finally {

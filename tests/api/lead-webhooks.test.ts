@@ -80,7 +80,11 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     for (const url of ["ftp://example.com/x", "http://example.com/hook", "https://user:pw@example.com/x", "not a url", ""]) {
       const response = await api("/api/admin/webhooks", asAdmin(cookie, "POST", { url }));
       expect(response.status, url).toBe(400);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^url: /);
+      // A sentence for the field (issue 22: 6), not a field name and a validator's words.
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code, url).toBe("invalid_webhook_url");
+      expect(error.message, url).toMatch(/^[A-Z].*\.$/);
+      expect(error.message, url).not.toMatch(/^url:/);
     }
     const a = await addWebhook();
     const b = await addWebhook("https://hooks.example.com/catch/1");
@@ -225,6 +229,25 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     // Removing the webhook removes its log.
     expect((await api(`/api/admin/webhooks/${hook.id}`, asAdmin(cookie, "DELETE"))).status).toBe(204);
     expect(await deliveries()).toEqual([]);
+  });
+
+  it("reports a failed test once: it is not queued for a day of retries (issue 22: 6)", async () => {
+    const hook = await addWebhook();
+    receiver.otherwise = 500;
+    const response = await api(`/api/admin/webhooks/${hook.id}/test`, asAdmin(cookie, "POST"));
+    expect(response.status).toBe(202);
+    const { deliveryId } = (await response.json()) as { deliveryId: number };
+    await receiver.waitFor(1);
+    const [row] = await settled();
+    expect(row).toMatchObject({ id: deliveryId, kind: "test", status: "failed", attempts: 1, lastError: "The receiver answered 500 Internal Server Error." });
+    // The queue's later runs leave it be.
+    await workQueue(database.db, { now: () => new Date(Date.now() + 3600_000) });
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries())[0]).toMatchObject({ status: "failed", attempts: 1 });
+    // A lead that fails is still retried.
+    await completeScan();
+    const lead = (await settled()).find((d) => d.kind === "lead");
+    expect(lead).toMatchObject({ status: "pending", attempts: 1 });
   });
 
   it("queues deliveries in the completing transaction: a failed completion queues none, a repeated one no more", async () => {

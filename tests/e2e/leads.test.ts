@@ -61,9 +61,15 @@ test.describe("webhooks in the admin panel", () => {
   test("adds a webhook, shows its secret, sends a signed test, and logs deliveries with Send Again", async ({ page }) => {
     await adminLogin(page);
     await page.getByRole("tab", { name: "Webhooks" }).click();
+    // The panel explains itself (issue 22: 6): the privacy policy reminder, and how a receiver checks a delivery.
+    await expect(page.getByTestId("webhook-privacy-note")).toContainText("make sure it names the service that receives them");
+    await page.getByText("How the receiver can check that a delivery came from this site").click();
+    await expect(page.getByText(/The signature is an HMAC-SHA256/)).toBeVisible();
     await page.getByLabel("Webhook address").fill("ftp://example.com");
     await page.getByRole("button", { name: "Add Webhook" }).click();
-    await expect(page.getByText("Use an https:// address.")).toBeVisible();
+    // The field's error is a sentence, without a status or a field name.
+    await expect(page.getByText("Use an https:// address.", { exact: true })).toBeVisible();
+    await expect(page.getByLabel("Webhook address")).toHaveAttribute("aria-invalid", "true");
 
     await page.getByLabel("Webhook address").fill(receiver.url);
     await page.getByRole("button", { name: "Add Webhook" }).click();
@@ -80,13 +86,23 @@ test.describe("webhooks in the admin panel", () => {
     const log = page.getByRole("table", { name: "Delivery log" });
     await expect(log.getByTestId("delivery-row").first()).toContainText("Delivered");
 
-    // The receiver fails: Send Again shows the failure and that it will be retried.
+    // The receiver fails: Send Again of the test shows the failure once, with no retries queued.
     receiver.otherwise = 500;
     await log.getByRole("button", { name: /^Send Again: delivery \d+$/ }).first().click();
     await expect.poll(() => receiver.received.length).toBe(2);
-    await expect(log.getByTestId("delivery-row").first()).toContainText("Retrying");
+    await expect(log.getByTestId("delivery-row").first()).toContainText("Failed");
     await expect(log.getByTestId("delivery-row").first()).toContainText("The receiver answered 500");
+    await expect(log.getByTestId("delivery-row").first()).not.toContainText("next");
     expect(await seriousViolations(page)).toEqual([]);
+
+    // A lead that fails is retried.
+    const visitor = await page.context().newPage();
+    await takeScan(visitor, "Retry Person", "retry.person@example.com");
+    await visitor.close();
+    await expect.poll(() => receiver.received.length).toBe(3);
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await expect(log.getByTestId("delivery-row").first()).toContainText("Retry Person");
+    await expect(log.getByTestId("delivery-row").first()).toContainText("Retrying");
 
     // Pausing stops the delivery waiting for its retry at once, and says so; no tests while paused.
     await card.getByRole("button", { name: "Pause" }).click();
@@ -95,7 +111,7 @@ test.describe("webhooks in the admin panel", () => {
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect(log.getByTestId("delivery-row").first()).toContainText("Failed");
     await expect(log.getByTestId("delivery-row").first()).toContainText("Stopped: the webhook was paused.");
-    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received).toHaveLength(3);
 
     // Removing it (other tests of this run must not feed a receiver that is gone).
     await card.getByRole("button", { name: `Remove ${receiver.url}` }).click();

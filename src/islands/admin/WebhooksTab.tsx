@@ -61,12 +61,34 @@ export default function WebhooksTab() {
           Send each completed scan to a webhook
         </h2>
         <p className={`${muted} mt-1`}>
-          Each completed scan is sent as signed JSON (name, email, score, level, categories, answers) to every address here, for an email or
-          CRM automation (a Zapier, Make or n8n &ldquo;catch hook&rdquo;). Failed deliveries are retried for 24 hours. The README explains the
-          signature.
+          When someone completes the scan, their name, email, score, level, category scores and answers are sent to every address here, for an
+          email or CRM automation (a Zapier, Make or n8n &ldquo;catch hook&rdquo; gives you such an address). A lead that does not get through is
+          tried again for 24 hours; a test is sent once.
         </p>
+        <p role="note" className="mt-3 rounded-md border border-[var(--color-accent)] p-3 text-sm" data-testid="webhook-privacy-note">
+          Leads sent here leave this site. The privacy policy lists who personal data is shared with: make sure it names the service that
+          receives them (for example Zapier, or your CRM) before you add its address.
+        </p>
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer font-medium">How the receiver can check that a delivery came from this site</summary>
+          <div className={`${muted} mt-2 space-y-2`}>
+            <p>
+              Each delivery is a POST with a JSON body and two headers: <code>X-Lead-Delivery</code>, the delivery&rsquo;s number (the same on every
+              attempt, so a repeat can be ignored), and <code>X-Lead-Signature</code>, which reads <code>t=&lt;time&gt;,v2=&lt;signature&gt;</code>.
+            </p>
+            <p>
+              The signature is an HMAC-SHA256, keyed with the webhook&rsquo;s signing secret (below, under each address), of the time, a dot, the
+              delivery number, a dot and the body exactly as received. The receiver computes the same, compares the two, and refuses a time more than 5
+              minutes old. Catch hooks accept deliveries without checking; add the check in a code step where the service allows it.
+            </p>
+            <p>
+              A delivery counts as received when the receiver answers with a 2xx status within 10 seconds. Anything else is a failure, shown in the
+              log below with its reason; Send Again sends the same body once more.
+            </p>
+          </div>
+        </details>
         <form className="mt-4 grid items-start gap-4 sm:grid-cols-[1fr_auto]" onSubmit={(e) => void onAdd(e)} noValidate>
-          <Field label="Webhook address" hint="https://..." error={problem}>
+          <Field label="Webhook address" hint="The address the receiving service gives you, starting with https://" error={problem}>
             <input className={input} type="url" value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" inputMode="url" />
           </Field>
           <button type="submit" className={`${primary} sm:mt-6`} disabled={pending}>

@@ -103,7 +103,8 @@ export async function queueLeadDeliveries(tx: Database, sessionId: string, paylo
 }
 
 /**
- * Queues one delivery of `body` to one webhook (a test, or "send again"); null when the webhook is
+ * Queues one delivery of `body` to one webhook (a test, or "send again"): a lead is retried for
+ * RETRY_WINDOW_MS, a test is tried once. Null when the webhook is
  * gone; throws WebhookPaused when it is paused (read FOR SHARE, as in queueLeadDeliveries).
  */
 export async function queueDelivery(
@@ -117,7 +118,9 @@ export async function queueDelivery(
     if (!hook.active) throw new WebhookPaused("This webhook is paused: turn it on to send to it.");
     const [row] = await tx
       .insert(webhookDeliveries)
-      .values({ ...values, nextAttemptAt: now, createdAt: now, giveUpAt: new Date(now.getTime() + RETRY_WINDOW_MS) })
+      // A test is tried once and its outcome reported (issue 22: 6): the operator is watching the
+      // log, and a day of retries would only repeat its failure there.
+      .values({ ...values, nextAttemptAt: now, createdAt: now, giveUpAt: values.kind === "test" ? now : new Date(now.getTime() + RETRY_WINDOW_MS) })
       .returning({ id: webhookDeliveries.id });
     return row!.id;
   });

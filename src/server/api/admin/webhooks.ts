@@ -1,10 +1,11 @@
 /**
  * Lead webhooks from the admin panel (issue 15; README "Lead webhooks"):
  *   GET    /api/admin/webhooks                            [{id, url, secret, active, createdAt}]
- *   POST   /api/admin/webhooks {url}                      201 the webhook, with its new signing secret
+ *   POST   /api/admin/webhooks {url}                      201 the webhook, with its new signing secret (400
+ *                                                          invalid_webhook_url: what is wrong with the address, in a sentence)
  *   PUT    /api/admin/webhooks/{id} {active}              200 the webhook (a paused one gets no new scans, and its waiting deliveries end)
  *   DELETE /api/admin/webhooks/{id}                       204; its log goes with it
- *   POST   /api/admin/webhooks/{id}/test                  202 {deliveryId}: a sample lead, sent at once (409 while paused)
+ *   POST   /api/admin/webhooks/{id}/test                  202 {deliveryId}: a sample lead, sent at once and only once (409 while paused)
  *   GET    /api/admin/webhook-deliveries                  the newest deliveries (the log)
  *   POST   /api/admin/webhook-deliveries/{id}/resend      202 {deliveryId}: the same body again, as a new delivery (409 while paused)
  */
@@ -13,7 +14,7 @@ import { requireAdmin } from "../../access/admin.ts";
 import { adminNow } from "../../admin/clock.ts";
 import { loadAssessment } from "../../assessment/content.ts";
 import { database, keepConnectionUntil } from "../../db/index.ts";
-import { HttpError, badRequest, notFound } from "../../http/errors.ts";
+import { HttpError, notFound } from "../../http/errors.ts";
 import { readJson, requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
 import { workQueue } from "../../leads/delivery-queue.ts";
@@ -35,7 +36,7 @@ import { deferAfterResponse } from "../../runtime/request-scope.ts";
 import type { Database } from "../../db/types.ts";
 import { parseId } from "./ids.ts";
 
-const createBody = z.object({ url: z.string({ error: "is required" }).max(WEBHOOK_URL_MAX_LENGTH * 2) });
+const createBody = z.object({ url: z.string({ error: "must be the receiver's address, as text" }).max(WEBHOOK_URL_MAX_LENGTH * 2) });
 const activeBody = z.object({ active: z.boolean({ error: "must be true or false" }) });
 
 const noWebhook = (id: number) => notFound(`No webhook ${id}; reload the list.`);
@@ -69,7 +70,8 @@ export const adminWebhooks = route({
     await requireAdmin(request);
     const { url } = await readJson(request, createBody, 8 * 1024);
     const checked = checkWebhookUrl(url, { production: webhooksInProduction() });
-    if (!checked.ok) throw badRequest(`url: ${checked.problem}`);
+    // A sentence for the field, with its own code (issue 22: 6).
+    if (!checked.ok) throw new HttpError(400, "invalid_webhook_url", checked.problem);
     try {
       return json(await createWebhook(await database(), checked.url), { status: 201 });
     } catch (error) {
