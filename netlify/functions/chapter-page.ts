@@ -18,5 +18,5 @@ export default serve((request) => {
 export const config: Config = {
   path: ["/:slug", "/admin/preview/:id"],
   preferStatic: true,
-  excludedPath: ["/scan", "/login", "/pricing", "/chapter-shell", "/chapter-shell.html", "/chapter-not-found", "/chapter-not-found.html"],
+  excludedPath: ["/scan", "/login", "/pricing", "/chapter-shell", "/chapter-shell.html", "/chapter-not-found", "/chapter-not-found.html", "/page-notice", "/page-notice.html"],
 };

@@ -34,6 +34,7 @@ export const RESERVED_SLUGS = [
   "in-person",
   "index",
   "login",
+  "page-notice",
   "pagefind",
   "pricing",
   "privacy-policy",

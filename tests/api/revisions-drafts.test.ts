@@ -18,6 +18,7 @@ import { runRetention } from "../../src/server/maintenance/retention.ts";
 import { runScheduledPublishing } from "../../src/server/maintenance/scheduled-publishing.ts";
 import { SHELL_CHAPTER, SHELL_NEXT, SHELL_PREVIOUS, SHELL_TRANSFORM_HREF } from "../../src/server/pages/chapter-page.ts";
 import { previewPage } from "../../src/server/pages/preview-page.ts";
+import { PAGE_NOTICE } from "../../src/lib/page-signals.ts";
 import { useSitePages } from "../../src/server/pages/site-pages.ts";
 import { readPublishView } from "../../src/server/publish/state.ts";
 import { localPhotoStore } from "../../src/server/uploads/photo-store.ts";
@@ -35,6 +36,10 @@ const slug = (stem: string) => `${stem}-${++unique}-${Math.random().toString(36)
 const SHELL =
   `<!doctype html><html lang="en"><head><meta name="robots" content="noindex, nofollow"><title>${SHELL_CHAPTER.title} · The System</title></head>` +
   `<body><h1>${SHELL_CHAPTER.title}</h1>${renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF })}${renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT)}</body></html>`;
+/** The built notice page as the site's build makes it, cut down: its tokens in the site's frame. */
+const NOTICE =
+  `<!doctype html><html lang="en"><head><link rel="stylesheet" href="/_astro/site.css"><title>${PAGE_NOTICE.title} · The System</title></head>` +
+  `<body><h1>${PAGE_NOTICE.title}</h1><p>${PAGE_NOTICE.text}</p><a href="${PAGE_NOTICE.href}">${PAGE_NOTICE.link}</a></body></html>`;
 
 describe.each(databaseTargets())("revisions, drafts and previews on $name", (target) => {
   let database: TestDatabase;
@@ -45,7 +50,7 @@ describe.each(databaseTargets())("revisions, drafts and previews on $name", (tar
   beforeAll(async () => {
     database = await target.open();
     api = await apiClient(database, undefined, { cache: new CdnCache() });
-    useSitePages((pathname) => (pathname === "/chapter-shell" ? SHELL : null));
+    useSitePages((pathname) => (pathname === "/chapter-shell" ? SHELL : pathname === "/page-notice" ? NOTICE : null));
     ({ cookie, email } = await adminLogin(api, database.db));
   });
   afterAll(async () => {
@@ -384,6 +389,11 @@ describe.each(databaseTargets())("revisions, drafts and previews on $name", (tar
       const operator = await (await preview(draft.id, "tier=Operator&version=draft")).text();
       expect(operator).not.toContain("Draft-only words.");
       expect(operator).toContain("/resume");
+      // In the site's look (the built notice page) and in plain words (issue 22: 12).
+      expect(operator).toContain('<link rel="stylesheet" href="/_astro/site.css">');
+      expect(operator).toContain("<h1>Preview as Operator: not shown</h1>");
+      expect(operator).toContain("“Unpublished Plan”, an Architect chapter");
+      expect(operator).toContain('<a href="/admin">Back to the admin panel</a>');
 
       const live = await newChapter({ content: "Live now." });
       await call(`/api/admin/chapters/${live.id}`, "PUT", chapterBody({ slug: live.slug, content: "Coming soon.", draft: true }));

@@ -2,6 +2,7 @@
  * The public pages (SPEC.md section 2): /apply, /in-person and its modal, the static pages, the
  * 404 page, and what search engines and link previews read.
  */
+import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 
@@ -166,7 +167,7 @@ test("the footer links every static page, and every page has the shared header",
   await expect(page.getByTestId("menu-toggle")).toBeVisible();
 });
 
-for (const path of ["/deep/unknown/path", "/no.such.page", "/assets/missing.css", "/chapter-shell", "/chapter-not-found"]) {
+for (const path of ["/deep/unknown/path", "/no.such.page", "/assets/missing.css", "/chapter-shell", "/chapter-not-found", "/page-notice"]) {
   test(`an unknown address (${path}) answers 404 with '404 Page Not Found'`, async ({ page }) => {
     const response = await page.goto(path);
     expect(response!.status()).toBe(404);
@@ -182,6 +183,24 @@ for (const path of ["/no-such-page", "/not-a-chapter"]) {
     await expect(page.getByText("The requested chapter could not be found.")).toBeVisible();
   });
 }
+
+test("the admin's tier preview says what it cannot show in the site's own look and words (issue 22: 12)", async ({ page }) => {
+  for (const size of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size);
+    const response = await page.goto("/admin/preview/1?tier=Operator");
+    expect(response!.status()).toBe(401);
+    expect(response!.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+    await expect(page.getByRole("heading", { level: 1, name: "Sign in to preview" })).toBeVisible();
+    await expect(page.getByText("Previews are for the admin: sign in to the admin panel, then open the preview again.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign in to the admin panel" })).toHaveAttribute("href", "/admin");
+    // The site's header, footer and type, not a bare page.
+    await expect(page.getByTestId("menu-toggle")).toBeVisible();
+    await expect(page.getByRole("contentinfo")).toBeVisible();
+    const font = await page.getByRole("heading", { level: 1 }).evaluate((h1) => getComputedStyle(h1).fontFamily);
+    expect(font).toContain("Source Serif 4");
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+});
 
 test("no text page glues a word to a link: the space before and after each inline link is kept", async ({ page, request }) => {
   const [first] = await operatorChapters(request);

@@ -113,7 +113,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
 
     it("bundles the pages the chapter function fills in, from this deploy's build", () => {
       const files = filesOf(byName("chapter-page"));
-      for (const page of ["dist/chapter-shell.html", "dist/chapter-not-found.html", "dist/404.html"]) expect(files).toContain(page);
+      for (const page of ["dist/chapter-shell.html", "dist/chapter-not-found.html", "dist/404.html", "dist/page-notice.html"]) expect(files).toContain(page);
       expect(fs.readFileSync(path.join(byName("chapter-page").dir, "dist/chapter-shell.html"), "utf8")).toBe(
         fs.readFileSync(path.join(root, "dist/chapter-shell.html"), "utf8"),
       );

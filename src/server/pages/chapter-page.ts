@@ -23,6 +23,7 @@ import { database, databaseGeneration } from "../db/index.ts";
 import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
 import { getChapterPage, getChapterPageKey, type ChapterPageData } from "../repositories/chapters.ts";
+import { noticeHtml } from "./page-notice.ts";
 import { RenderCache } from "./render-cache.ts";
 import { sitePage, type FunctionPage } from "./site-pages.ts";
 
@@ -173,13 +174,15 @@ export async function chapterPage(request: Request, slug: string, again = true):
     }
     return html(page, 200, level === "Operator" ? cdnCacheHeaders([BOOK_CACHE_TAG]) : NOT_CACHED);
   } catch (error) {
+    // In the site's look and words (issue 22: 12), with the way back to the book.
+    const again = { href: `/${slug}`, text: "Try again" };
     if (isDatabaseUnavailable(error)) {
-      return html("<!doctype html><title>Unavailable</title><p>The book is unavailable for a moment. Try again shortly.</p>", 503, {
+      return html(noticeHtml({ title: "The book is unavailable for a moment", html: "Try again in a few seconds.", link: again }), 503, {
         ...NOT_CACHED,
         "retry-after": "5",
       });
     }
     console.error("Could not render a chapter page:", error);
-    return html("<!doctype html><title>Error</title><p>Something went wrong on our side. Try again shortly.</p>", 500, NOT_CACHED);
+    return html(noticeHtml({ title: "Something went wrong on our side", html: "The chapter could not be shown just now. Try again shortly.", link: again }), 500, NOT_CACHED);
   }
 }

@@ -16,6 +16,7 @@ import { database } from "../db/index.ts";
 import { HttpError } from "../http/errors.ts";
 import { parseId } from "../api/admin/ids.ts";
 import { fillChapterShell, PAGE_SECURITY_HEADERS } from "./chapter-page.ts";
+import { noticeHtml } from "./page-notice.ts";
 
 /** Where previews live: `/admin/preview/{chapter id}` (netlify/functions/chapter-page.ts routes them here). */
 export const PREVIEW_PATH = "/admin/preview/";
@@ -29,14 +30,15 @@ export const PREVIEW_HEADERS: Record<string, string> = {
 const page = (body: string, status: number) =>
   new Response(body, { status, headers: { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", ...PREVIEW_HEADERS } });
 
-/** A small page of its own (sign in first, no such chapter, this tier is sent away). */
-function notice(title: string, text: string, status: number): Response {
-  return page(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>` +
-      `<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5"><h1>${escapeHtml(title)}</h1><p>${text}</p><p><a href="/admin">Back to the admin panel</a></p></body></html>`,
-    status,
-  );
+const BACK_TO_PANEL = { href: "/admin", text: "Back to the admin panel" };
+
+/** A notice in the site's look (sign in first, no such chapter, this tier is sent away). */
+function notice(title: string, html: string, status: number, link = BACK_TO_PANEL): Response {
+  return page(noticeHtml({ title, html, link }), status);
 }
+
+/** "a Mastermind chapter", "an Architect chapter". */
+const aLevel = (level: Level) => `${/^[AEIOU]/.test(level) ? "an" : "a"} ${level}`;
 
 const BANNER_STYLE =
   "position:fixed;z-index:60;left:50%;bottom:1rem;transform:translateX(-50%);padding:.4rem .9rem;border-radius:999px;background:#1d4ed8;color:#fff;font:600 13px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3)";
@@ -47,7 +49,10 @@ export async function previewPage(request: Request, id: string): Promise<Respons
     await requireAdmin(request);
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-      return notice("Sign in to preview", `Previews are for the admin: <a href="/admin">sign in to the admin panel</a>, then open the preview again.`, error.status);
+      return notice("Sign in to preview", "Previews are for the admin: sign in to the admin panel, then open the preview again.", error.status, {
+        href: "/admin",
+        text: "Sign in to the admin panel",
+      });
     }
     throw error;
   }
@@ -71,7 +76,7 @@ export async function previewPage(request: Request, id: string): Promise<Respons
     if (!canAccess(tier === "Operator" ? null : tier, level)) {
       return notice(
         `Preview as ${tier}: not shown`,
-        `A reader with ${tier} access does not get “${escapeHtml(title)}”, a ${level} chapter: opening it sends them to <a href="/resume">/resume</a> to sign in with an access code.`,
+        `A reader with ${tier} access does not get “${escapeHtml(title)}”, ${aLevel(level)} chapter: opening it sends them to /resume to sign in with an access code.`,
         200,
       );
     }

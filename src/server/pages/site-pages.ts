@@ -1,6 +1,6 @@
 /**
  * The pages of the built site that the server answers with or fills in: the chapter shell, the
- * missing-chapter view and the 404 page. The local host hands in the site it serves (and swaps it
+ * missing-chapter view, the 404 page and the page notice. The local host hands in the site it serves (and swaps it
  * on a rebuild). On Netlify, functions are bundled after the build, and netlify.toml's
  * included_files copies these pages of the publish folder into the bundle, so a function reads them
  * from its own deploy: no HTTP round trip, never a page of another deploy.
@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** The pages a chapter function needs (tests/api/routing.test.ts checks netlify.toml includes them). */
-export const FUNCTION_PAGES = ["/chapter-shell", "/chapter-not-found", "/404"] as const;
+export const FUNCTION_PAGES = ["/chapter-shell", "/chapter-not-found", "/404", "/page-notice"] as const;
 export type FunctionPage = (typeof FUNCTION_PAGES)[number];
 
 /** netlify.toml's publish folder, as the bundle holds it (checked by the same test). */
