@@ -13,6 +13,8 @@ import { sessionEnded } from "./admin-session.ts";
 
 export const $accessCodes = atom<AccessCodeEntry[]>([]);
 export const $accessCodesError = atom<string | null>(null);
+/** Whether the list has been asked for and answered (or failed) once: until then the tab shows a skeleton. */
+export const $accessCodesLoaded = atom(false);
 
 function failure(error: unknown, description: string): void {
   if (isSignedOutError(error)) return sessionEnded();
@@ -26,6 +28,8 @@ export async function loadAccessCodes(): Promise<void> {
   } catch (error) {
     if (isSignedOutError(error)) return sessionEnded();
     $accessCodesError.set(errorMessage(error));
+  } finally {
+    $accessCodesLoaded.set(true);
   }
 }
 

@@ -37,6 +37,8 @@ export interface WebhookDelivery {
 export const $webhooks = atom<LeadWebhook[]>([]);
 export const $deliveries = atom<WebhookDelivery[]>([]);
 export const $webhooksError = atom<string | null>(null);
+/** Whether the lists have been asked for and answered (or failed) once: until then the tab shows skeletons. */
+export const $webhooksLoaded = atom(false);
 
 function failure(error: unknown, description: string): void {
   if (isSignedOutError(error)) return sessionEnded();
@@ -55,6 +57,8 @@ export async function loadWebhooks(): Promise<void> {
   } catch (error) {
     if (isSignedOutError(error)) return sessionEnded();
     $webhooksError.set(errorMessage(error));
+  } finally {
+    $webhooksLoaded.set(true);
   }
 }
 

@@ -14,6 +14,7 @@ import { isActiveCode, type AccessCodeEntry, type IssuedCode } from "../../store
 import {
   $accessCodes,
   $accessCodesError,
+  $accessCodesLoaded,
   endAccessCodeSessions,
   issueAccessCode,
   loadAccessCodes,
@@ -28,11 +29,13 @@ import Field from "./Field.tsx";
 import { useFieldErrors } from "./form-errors.ts";
 import LevelSelect from "./LevelSelect.tsx";
 import LoadError from "./LoadError.tsx";
+import Skeleton from "./Skeleton.tsx";
 import { card, formatTime, input, muted, primary, secondary } from "./ui.ts";
 
 export default function AccessCodesTab() {
   const codes = useStore($accessCodes);
   const error = useStore($accessCodesError);
+  const loaded = useStore($accessCodesLoaded);
   const [level, setLevel] = useState<Level>("Architect");
   const [login, setLogin] = useState("");
   const [limits, setLimits] = useState<LimitsValues>(defaultLimits);
@@ -102,9 +105,11 @@ export default function AccessCodesTab() {
 
       <section aria-labelledby="codes-title">
         <h2 id="codes-title" className="font-serif text-lg">
-          {error ? "Access codes" : `Access codes (${codes.length})`}
+          {error || !loaded ? "Access codes" : `Access codes (${codes.length})`}
         </h2>
-        {error ? (
+        {!loaded ? (
+          <Skeleton label="Loading access codes..." className="mt-2" />
+        ) : error ? (
           <LoadError what="access codes" error={error} onRetry={loadAccessCodes} className="mt-2" />
         ) : codes.length === 0 ? (
           <p className={`${muted} mt-2`}>No access codes yet.</p>

@@ -17,13 +17,15 @@ import SignIn from "./SignIn.tsx";
 import SubmissionsTab from "./SubmissionsTab.tsx";
 import { TabPanel, Tabs } from "./Tabs.tsx";
 import WebhooksTab from "./WebhooksTab.tsx";
+import Skeleton from "./Skeleton.tsx";
 import { secondary } from "./ui.ts";
 
 function Loading() {
   return (
-    <p role="status" className="px-5 py-16 text-center text-[var(--color-muted)]">
-      Loading admin panel...
-    </p>
+    <div className="page-column py-8">
+      <div aria-hidden="true" className="mb-6 h-9 w-56 animate-pulse rounded-md bg-[var(--color-line)] opacity-60 motion-reduce:animate-none" />
+      <Skeleton label="Loading admin panel..." rows={4} height="h-20" />
+    </div>
   );
 }
 

@@ -14,6 +14,7 @@ import { SORTABLE_ITEM } from "./sortable-list.ts";
 import PreviewLinks from "./PreviewLinks.tsx";
 import PublishingBadge from "./PublishingBadge.tsx";
 import SubsectionList from "./SubsectionList.tsx";
+import Skeleton from "./Skeleton.tsx";
 import { badge, danger, muted, secondary } from "./ui.ts";
 
 export const PREVIEW_LENGTH = 100;
@@ -121,7 +122,7 @@ export default function ChapterCard(props: Props) {
             {subsectionsError ? (
               <LoadError what="subsections" error={subsectionsError} onRetry={() => loadSubsections(chapter.id)} />
             ) : subsections === undefined ? (
-              <p className={muted}>Loading subsections...</p>
+              <Skeleton label="Loading subsections..." rows={2} height="h-10" />
             ) : (
               <SubsectionList
                 chapterId={chapter.id}

@@ -9,6 +9,7 @@ import { diffLines } from "../../lib/text-diff.ts";
 import type { ItemKind, Revision } from "../../stores/admin-api.ts";
 import { loadRevisions, restoreRevision } from "../../stores/admin-content.ts";
 import LoadError from "./LoadError.tsx";
+import Skeleton from "./Skeleton.tsx";
 import { formatTime, muted, primary, secondary } from "./ui.ts";
 
 const FIELD_NAMES: Record<string, string> = {
@@ -66,7 +67,7 @@ export default function RevisionHistory({ kind, itemId, current: currentItem, ch
       <button type="button" className={secondary} aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? "Hide history" : "Show history"}
       </button>
-      {open && revisions === undefined && <p className={`${muted} mt-3`}>Loading the history...</p>}
+      {open && revisions === undefined && <Skeleton label="Loading the history..." rows={2} height="h-10" className="mt-3" />}
       {open && revisions === null && <LoadError what="the history" onRetry={load} className="mt-3" />}
       {open && revisions?.length === 0 && <p className={`${muted} mt-3`}>No earlier versions yet: each save keeps the version it replaces.</p>}
       {open && revisions && revisions.length > 0 && (

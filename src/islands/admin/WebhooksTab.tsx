@@ -8,6 +8,7 @@ import {
   $deliveries,
   $webhooks,
   $webhooksError,
+  $webhooksLoaded,
   addWebhook,
   loadWebhooks,
   removeWebhook,
@@ -20,12 +21,14 @@ import {
 import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
 import Field from "./Field.tsx";
 import LoadError from "./LoadError.tsx";
+import Skeleton from "./Skeleton.tsx";
 import { badge, card, formatTime, input, muted, primary, secondary } from "./ui.ts";
 
 export default function WebhooksTab() {
   const webhooks = useStore($webhooks);
   const deliveries = useStore($deliveries);
   const error = useStore($webhooksError);
+  const loaded = useStore($webhooksLoaded);
   const [url, setUrl] = useState("");
   const [problem, setProblem] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
@@ -101,9 +104,11 @@ export default function WebhooksTab() {
 
       <section aria-labelledby="webhooks-title">
         <h2 id="webhooks-title" className="font-serif text-lg">
-          {error ? "Webhooks" : `Webhooks (${webhooks.length})`}
+          {error || !loaded ? "Webhooks" : `Webhooks (${webhooks.length})`}
         </h2>
-        {error ? null : webhooks.length === 0 ? (
+        {!loaded ? (
+          <Skeleton label="Loading webhooks..." rows={1} className="mt-2" />
+        ) : error ? null : webhooks.length === 0 ? (
           <p className={`${muted} mt-2`}>No webhooks yet: completed scans are only in Assessment Submissions.</p>
         ) : (
           <ul className="mt-3 space-y-3" aria-label="Webhooks">
@@ -123,7 +128,13 @@ export default function WebhooksTab() {
             Refresh
           </button>
         </div>
-        {error ? null : deliveries.length === 0 ? <p className={`${muted} mt-2`}>Nothing sent yet.</p> : <DeliveryTable deliveries={deliveries} />}
+        {!loaded ? (
+          <Skeleton label="Loading the delivery log..." rows={2} height="h-10" className="mt-2" />
+        ) : error ? null : deliveries.length === 0 ? (
+          <p className={`${muted} mt-2`}>Nothing sent yet.</p>
+        ) : (
+          <DeliveryTable deliveries={deliveries} />
+        )}
       </section>
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
     </div>
