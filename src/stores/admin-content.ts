@@ -10,6 +10,7 @@ import { atom } from "nanostores";
 import { ApiError, apiRequest, errorMessage } from "../lib/api-client.ts";
 import type { Level } from "../lib/levels.ts";
 import { levelOf } from "../lib/levels.ts";
+import { formatMoment } from "../lib/dates.ts";
 import { notify } from "../lib/notify.ts";
 import {
   isSignedOutError,
@@ -67,7 +68,7 @@ interface SavedState {
  */
 export function draftSavedMessage(kind: ItemKind, saved: SavedState): string {
   const noun = kind === "chapter" ? "chapter" : "subsection";
-  const at = saved.publishAt ? new Date(saved.publishAt).toLocaleString() : null;
+  const at = saved.publishAt ? formatMoment(new Date(saved.publishAt)) : null;
   if (saved.status === "draft") {
     const item = kind === "chapter" ? "Chapter" : "Subsection";
     return at ? `${item} saved as a draft: it will be published at ${at}` : `${item} saved as a draft: readers do not see it until you publish it`;

@@ -51,7 +51,7 @@ test("issue a code with an end date and a session cap; change both; end all its 
   await expect(toast(page)).toContainText("Access code issued for Architect");
   const password = (await page.getByTestId("issued-password").textContent())!;
   const row = page.getByRole("row").filter({ hasText: login });
-  const shownDay = await page.evaluate((day) => new Date(`${day}T12:00:00`).toLocaleDateString(), lastDay);
+  const shownDay = await page.evaluate((day) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(`${day}T12:00:00`)), lastDay);
   await expect(row).toContainText(shownDay);
   await expect(row.getByTestId("code-sessions")).toHaveText("0 of 2");
   await expect(row.getByRole("button", { name: `End Sessions of ${login}` })).toBeDisabled();

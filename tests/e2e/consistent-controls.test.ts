@@ -123,3 +123,57 @@ test("a focused control in the drawer's list shows its whole focus ring", async 
   expect(boxes.ring.right).toBeLessThanOrEqual(boxes.clip.right);
   expect(boxes.ring.top).toBeGreaterThanOrEqual(boxes.clip.top);
 });
+
+/** What makes a button look like itself: the same for every call to action, wherever it is. */
+const buttonLook = (element: Element) => {
+  const style = getComputedStyle(element);
+  return {
+    background: style.backgroundColor,
+    color: style.color,
+    radius: style.borderRadius,
+    size: style.fontSize,
+    weight: style.fontWeight,
+    spacing: style.letterSpacing,
+    padding: `${style.paddingTop} ${style.paddingBottom}`,
+  };
+};
+
+test("the call-to-action buttons and the list markers look the same on every page (issue 22: 10)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const looks: Array<{ where: string; look: ReturnType<typeof buttonLook> }> = [];
+  const lookAt = async (where: string, path: string, name: string | RegExp) => {
+    await page.goto(path);
+    await hydrated(page);
+    const main = page.getByRole("main");
+    const control = main.getByRole("link", { name }).or(main.getByRole("button", { name })).first();
+    await expect(control).toBeVisible();
+    looks.push({ where, look: await control.evaluate(buttonLook) });
+  };
+  await lookAt("a chapter's call to action", "/signal-and-noise", "Take the Mental Operating System Scan");
+  await lookAt("/apply", "/apply", /^Claim Your Call/);
+  await lookAt("/in-person", "/in-person", "Request a Private Meeting");
+  await lookAt("/resume", "/resume", "Enter");
+  await lookAt("/assessment", "/assessment", "Next");
+  // (Next waits for an answer: compared as it looks once one is chosen.)
+  await page.getByRole("radio").first().check();
+  await expect(page.getByRole("button", { name: "Next" })).not.toHaveAttribute("aria-disabled", "true");
+  looks[looks.length - 1] = { where: "/assessment", look: await page.getByRole("button", { name: "Next" }).evaluate(buttonLook) };
+  for (const { where, look } of looks) expect(look, where).toEqual(looks[0]!.look);
+
+  // One list marker: a short rule before each item, no bullets.
+  const markers: Array<{ where: string; marker: { type: string; content: string; width: string } }> = [];
+  for (const [where, path, list] of [
+    ["a chapter", "/signal-and-noise", ".chapter-content ul"],
+    ["/apply", "/apply", "main ul.book-list"],
+    ["/privacy-policy", "/privacy-policy", "main ul"],
+  ] as const) {
+    await page.goto(path);
+    const marker = await page.locator(list).first().evaluate((ul) => {
+      const li = ul.querySelector("li")!;
+      const before = getComputedStyle(li, "::before");
+      return { type: getComputedStyle(ul).listStyleType, content: before.content, width: before.width };
+    });
+    markers.push({ where, marker });
+  }
+  for (const { where, marker } of markers) expect(marker, where).toEqual({ type: "none", content: '""', width: "8px" });
+});

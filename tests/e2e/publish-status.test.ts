@@ -50,10 +50,10 @@ test("shows a failed cache purge and an outdated search index until they are put
   await expect(status).toContainText("could not be cleared");
   const purge = status.getByTestId("publish-purge");
   await expect(purge).toHaveAttribute("data-state", "failed");
-  const nextTry = await page.evaluate((at) => new Date(at).toLocaleString(), NEXT_TRY);
+  const nextTry = await page.evaluate((at) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(at)), NEXT_TRY);
   await expect(purge).toHaveText(`Cached pages not cleared yet: tried 3 times, next try ${nextTry}.`);
   const index = status.getByTestId("publish-search-index");
-  const asOf = await page.evaluate((at) => new Date(at).toLocaleString(), AT);
+  const asOf = await page.evaluate((at) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(at)), AT);
   await expect(index).toContainText(`Search index out of date: it holds the open level's text as published ${asOf}`);
   await expect(index).toContainText("a search may still find words changed or withdrawn since");
 

@@ -3,6 +3,7 @@
  * through which the code works. The API keeps the instant it ends: the start of the next day,
  * local time.
  */
+import { formatDay } from "../../lib/dates.ts";
 
 /** The instant a code chosen to work through `day` (YYYY-MM-DD) ends, as ISO; "" means never (null). */
 export function endOfDay(day: string): string | null {
@@ -23,6 +24,6 @@ export function lastDay(expiresAt: string | null): string {
 /** The last day as the operator's browser writes a date, or "No end date". */
 export function formatLastDay(expiresAt: string | null): string {
   if (!expiresAt) return "No end date";
-  return new Date(new Date(expiresAt).getTime() - 1).toLocaleDateString();
+  return formatDay(new Date(new Date(expiresAt).getTime() - 1));
 }
 

@@ -1,3 +1,5 @@
+import { formatMoment } from "../../lib/dates.ts";
+
 /** The admin panel's shared class names (Tailwind v4 with the site's colour variables). */
 export const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-4 shadow-sm sm:p-5";
 export const input =
@@ -20,5 +22,5 @@ export const muted = "text-sm text-[var(--color-muted)]";
 export function formatTime(value: string | null | undefined): string {
   if (!value) return "—";
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? value : formatMoment(date);
 }

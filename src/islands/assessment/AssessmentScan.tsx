@@ -20,10 +20,9 @@ interface Props {
 
 type Phase = "loading" | "questions" | "contact" | "result";
 
-const button =
-  "inline-flex items-center justify-center rounded-md px-5 py-2.5 text-sm font-semibold transition disabled:cursor-not-allowed disabled:opacity-40 aria-disabled:cursor-not-allowed aria-disabled:opacity-40";
-const primary = `${button} bg-accent text-accent-ink hover:opacity-90`;
-const secondary = `${button} border border-line hover:bg-panel`;
+/** The site's two buttons (global.css): the call to action and the quiet one. */
+const primary = "cta-button";
+const secondary = "button-quiet";
 
 export default function AssessmentScan({ questions, scheduleUrl }: Props) {
   // The page's scan (scan-start.ts): in the browser it exists before this island wakes, so a

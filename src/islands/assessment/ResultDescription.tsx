@@ -12,7 +12,7 @@ export default function ResultDescription({ text }: { text: string }) {
             return (
               <section key={i}>
                 <h3 className="font-sans text-base font-semibold tracking-wide">{block.heading}</h3>
-                <ul className="mt-2 list-disc space-y-1 pl-6">
+                <ul className="book-list mt-2 space-y-1">
                   {block.items.map((item, j) => (
                     <li key={j}>{item}</li>
                   ))}

@@ -17,10 +17,9 @@ export interface ReadingStats {
 }
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm";
-const button =
-  "inline-flex items-center justify-center rounded-md px-4 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--color-accent)] disabled:cursor-not-allowed disabled:opacity-50";
-const primary = `${button} bg-[var(--color-accent)] text-[var(--color-accent-ink)] hover:opacity-90`;
-const secondary = `${button} border border-[var(--color-line)] hover:bg-[var(--color-page)]`;
+/** The site's two buttons (global.css): the call to action and the quiet one. */
+const primary = "cta-button";
+const secondary = "button-quiet";
 
 export default function ProfilePage() {
   // Hydration renders what the server rendered ('Loading...'); the stored state follows at once.

@@ -14,8 +14,8 @@ import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
 const input =
   "mt-1 w-full rounded-md border border-[var(--color-line)] bg-[var(--color-page)] px-3 py-2 text-[var(--color-ink)] outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)] disabled:opacity-60";
-const primary =
-  "inline-flex w-full items-center justify-center rounded-md bg-[var(--color-accent)] px-4 py-2.5 font-medium text-[var(--color-accent-ink)] hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--color-accent)] disabled:cursor-not-allowed disabled:opacity-50";
+/** The site's call-to-action button (global.css), the card's width. */
+const primary = "cta-button w-full";
 
 const NO_CHAPTERS: ChapterEntry[] = [];
 
