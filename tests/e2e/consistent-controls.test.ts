@@ -1,8 +1,8 @@
 /**
  * Consistent controls (issue 22, point 10): 'Enter' waits for a real password, links to another
- * site say so, and focus rings are not cut off. (A locked level's button keeps SPEC.md's
- * behaviour: shown disabled with its lock (section 6), and choosing it goes to /resume (section 4),
- * as tests/e2e/reader.test.ts checks.)
+ * site say so, focus rings are not cut off, and buttons, list markers look the same everywhere.
+ * (A locked level's button is shown with its lock (SPEC.md section 6) and is not marked disabled,
+ * as choosing it acts (section 4): it says it is locked instead, as tests/e2e/access.test.ts checks.)
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";

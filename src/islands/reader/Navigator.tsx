@@ -37,6 +37,9 @@ import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
 import { DRAWER_TOC_ID, ON_THIS_PAGE_SHELL, OPEN_DRAWER } from "../../lib/page-signals.ts";
 import { createTooltipTimer } from "./tooltip-timer.ts";
 
+/** The description a locked level's button carries. */
+const LEVEL_LOCK_NOTE = "level-lock-note";
+
 export const DRAWER_NAVIGATION_DELAY_MS = 300;
 export const DRAWER_LIST_SCROLL_DELAY_MS = 100;
 
@@ -310,6 +313,9 @@ export default function Navigator({ rail = false }: Props) {
             </button>
           </div>
 
+          <p id={LEVEL_LOCK_NOTE} hidden>
+            Locked: this level opens with an access code for it.
+          </p>
           <div role="group" aria-label="Level" className="grid grid-cols-3 gap-1 border-b border-[var(--color-line)] p-3">
             {LEVELS.map((option) => {
               const locked = !canAccess(held, option);
@@ -320,7 +326,10 @@ export default function Navigator({ rail = false }: Props) {
                   aria-pressed={option === level}
                   aria-expanded={locked && teasersFor(allChapters, option).length > 0 ? teased === option : undefined}
                   aria-controls={locked && teasersFor(allChapters, option).length > 0 ? "level-teasers" : undefined}
-                  aria-disabled={locked || undefined}
+                  // Locked, not disabled (issue 22: 10): shown with its lock (SPEC.md section 6), it
+                  // acts, showing the level's teasers or going to /resume (section 4), and says why.
+                  aria-describedby={locked ? LEVEL_LOCK_NOTE : undefined}
+                  data-locked={locked || undefined}
                   title={locked ? `${option} requires access` : undefined}
                   onClick={() => chooseLevel(option)}
                   className={`flex min-w-0 items-center justify-center gap-1 rounded-sm px-1 py-2 text-xs font-medium ${
