@@ -31,7 +31,11 @@ async function chapterState(page: Page, id: number): Promise<AdminChapterState> 
   return all.find((chapter) => chapter.id === id)!;
 }
 
-test("a publish time takes effect with Save Changes, and a past time is refused beside the field", async ({ page }) => {
+for (const size of [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 800 },
+] as const) test(`a publish time takes effect with Save Changes, and a past time is refused beside the field (${size.name})`, async ({ page }) => {
+  await page.setViewportSize({ width: size.width, height: size.height });
   await adminLogin(page);
   const chapter = await createChapter(page, { content: "The published words." });
   await openChapters(page);

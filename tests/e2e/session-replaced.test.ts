@@ -6,6 +6,7 @@
 import type { Browser } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { adminLogin } from "./admin-fixtures.ts";
+import { seriousViolations } from "./axe.ts";
 import { hydrated } from "./reader-helpers.ts";
 
 const NOTICE = /You were signed out here because your access code was used to sign in on another device/;
@@ -22,11 +23,12 @@ async function codeWithOneSession(browser: Browser): Promise<{ login: string; pa
 }
 
 for (const size of [
-  { name: "phone", width: 390, height: 844 },
-  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844, theme: "light" },
+  { name: "desktop", width: 1280, height: 800, theme: "dark" },
 ] as const) {
-  test(`a reader signed out by a sign-in on another device is told so on /resume (${size.name})`, async ({ page, browser }) => {
+  test(`a reader signed out by a sign-in on another device is told so on /resume (${size.name}, ${size.theme} theme)`, async ({ page, browser }) => {
     await page.setViewportSize({ width: size.width, height: size.height });
+    await page.addInitScript((value) => localStorage.setItem("book-theme", value), size.theme);
     const code = await codeWithOneSession(browser);
     const architect = ((await (await page.request.get("/api/chapters")).json()) as Array<{ slug: string; level: string }>).find(
       (chapter) => chapter.level === "Architect",
@@ -53,6 +55,7 @@ for (const size of [
     await expect(page).toHaveURL(/\/resume$/);
     await expect(page.getByRole("status").filter({ hasText: NOTICE })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
     // Told once.
     await page.reload();
     await hydrated(page);
