@@ -1,9 +1,9 @@
 /**
  * The pages of the built site that the server answers with or fills in: the chapter shell, the
- * missing-chapter view, the 404 page and the page notice. The local host hands in the site it serves (and swaps it
- * on a rebuild). On Netlify, functions are bundled after the build, and netlify.toml's
- * included_files copies these pages of the publish folder into the bundle, so a function reads them
- * from its own deploy: no HTTP round trip, never a page of another deploy.
+ * missing-chapter view, the 404 page and the page notice. The local host hands in the site it
+ * serves (and swaps it on a rebuild). On Netlify, functions are bundled after the build, and
+ * netlify.toml's included_files copies these pages of the publish folder into the bundle, so a
+ * function reads them from its own deploy: no HTTP round trip, never a page of another deploy.
  */
 import fs from "node:fs";
 import path from "node:path";

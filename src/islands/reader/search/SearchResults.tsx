@@ -1,8 +1,8 @@
 /**
  * The search box's results in the navigator's drawer: Operator passages from the static index
  * and, for a reader whose level reaches them, Architect and Mastermind passages from the server,
- * merged best first (merge-results.ts), each a link to its subsection (or chapter). Loaded by the navigator when the box is
- * first used.
+ * merged best first (merge-results.ts), each a link to its subsection (or chapter). Loaded by the
+ * navigator when the box is first used.
  */
 import { useEffect, useState, type MouseEvent } from "react";
 import type { Level } from "../../../lib/levels.ts";

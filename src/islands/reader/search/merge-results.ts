@@ -34,9 +34,9 @@ export function chapterSlugOf(url: string): string {
 /**
  * How well a result answers the reader's words (issue 22: 9), from what both sources give: its
  * title and its snippet. Compared in this order: how many of the words it holds (every word before
- * some), a title that is exactly the words, how many it holds in its title (titles before text),
- * then how many as whole words (whole words before prefixes). Null when it holds none of them (a
- * source's loose match, such as a word found only as the start of another word of the query).
+ * some), a title that is exactly the words, how many it holds whole in its title, how many in its
+ * title at all (titles before text), then how many whole anywhere (whole words before prefixes).
+ * Null when it holds none of them: a source's loose match (Pagefind finds "asdfghjkl" in "as").
  */
 export function relevance(words: readonly string[], result: SearchResult): number[] | null {
   const title = textWords(result.title);
@@ -46,13 +46,13 @@ export function relevance(words: readonly string[], result: SearchResult): numbe
   let wholeInTitle = 0;
   let whole = 0;
   for (const word of words) {
-    const titleMatch = matchOf(word, title);
-    const match = titleMatch ?? matchOf(word, body);
-    if (!match) continue;
+    const inTheTitle = matchOf(word, title);
+    const inTheBody = matchOf(word, body);
+    if (!inTheTitle && !inTheBody) continue;
     held++;
-    if (titleMatch) inTitle++;
-    if (titleMatch === "whole") wholeInTitle++;
-    if (match === "whole" || matchOf(word, body) === "whole") whole++;
+    if (inTheTitle) inTitle++;
+    if (inTheTitle === "whole") wholeInTitle++;
+    if (inTheTitle === "whole" || inTheBody === "whole") whole++;
   }
   if (held === 0) return null;
   const exactTitle = title.length === words.length && words.every((word, i) => matchOf(word, [title[i]!]) === "whole") ? 1 : 0;
