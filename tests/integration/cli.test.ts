@@ -84,6 +84,15 @@ describe("npm run codes", { timeout: 90_000 }, () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('No access code "Nobody0000".');
     expect(run("codes", ["fly"]).status).toBe(2);
+    // An unknown option is said in one line with the usage, never as a stack trace; --help prints the usage.
+    const option = run("codes", ["--bogus"]);
+    expect(option.status).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--bogus'");
+    expect(option.stderr).toContain("Usage: npm run --silent codes -- <command>");
+    expect(option.stderr).not.toMatch(/^\s+at /m);
+    const help = run("codes", ["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: npm run --silent codes -- <command>");
   });
 });
 

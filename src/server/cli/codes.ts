@@ -40,22 +40,36 @@ const USAGE = `Usage: npm run --silent codes -- <command>
 2027-01-31T18:00:00+01:00; it must be in the future. --max-sessions: 1 to 100 (default 3);
 a sign-in beyond it ends the code's oldest session.`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    level: { type: "string" },
-    login: { type: "string" },
-    password: { type: "string" },
-    expires: { type: "string" },
-    "no-expiry": { type: "boolean", default: false },
-    "max-sessions": { type: "string" },
-    json: { type: "boolean", default: false },
-  },
-});
-
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+/** The command line; an unknown option is said in one line with the usage, not as a stack trace. */
+function parsed() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        level: { type: "string" },
+        login: { type: "string" },
+        password: { type: "string" },
+        expires: { type: "string" },
+        "no-expiry": { type: "boolean", default: false },
+        "max-sessions": { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const { values, positionals } = parsed();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
 
 const [command, target] = positionals;
