@@ -28,9 +28,18 @@ import { dumpEveryTable } from "../support/every-table.ts";
 const saved = { now: new Date(), by: null };
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sb-book-"));
+// An import runs in one transaction, on one connection: nothing may send it a statement while
+// another is under way (pg warns now, and pg 9 refuses).
+const busyClient: string[] = [];
+const onWarning = (warning: Error) => {
+  if (warning.message.includes("already executing a query")) busyClient.push(warning.message);
+};
+process.on("warning", onWarning);
 afterAll(() => {
+  process.off("warning", onWarning);
   usePhotoStore(undefined);
   fs.rmSync(work, { recursive: true, force: true });
+  expect(busyClient).toEqual([]);
 });
 
 /** The book without the database's own ids: what export and import must carry. */

@@ -60,7 +60,10 @@ const pendingDraftOf = (row: { draft: unknown; draftSavedAt: Date | null; draftS
 export async function readLiveBook(db: Database): Promise<LiveChapter[]> {
   // Drafts too, marked as drafts; a published item's pending draft stays in the database.
   const chapters = await listAllChapters(db);
-  const parts = new Map(await Promise.all(chapters.map(async (c) => [c.id, await listAdminSubsections(db, c.id)] as const)));
+  // One after another: inside the import's transaction `db` is a single connection, which runs one
+  // statement at a time (pg warns of queries sent to a busy client, and pg 9 refuses them).
+  const parts = new Map<number, Awaited<ReturnType<typeof listAdminSubsections>>>();
+  for (const c of chapters) parts.set(c.id, await listAdminSubsections(db, c.id));
   return chapters.map((c) => ({
     id: c.id,
     slug: c.slug,
