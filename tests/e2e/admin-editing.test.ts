@@ -8,16 +8,7 @@
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
-import { adminLogin, chapterCard, createChapter, createSubsection, showLevel } from "./admin-fixtures.ts";
-import { hydrated } from "./reader-helpers.ts";
-
-const toast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" });
-
-async function openChapters(page: Page): Promise<void> {
-  await page.reload();
-  await hydrated(page);
-  await showLevel(page, "Mastermind");
-}
+import { adminLogin, chapterCard, createChapter, createSubsection, openChapters, toast } from "./admin-fixtures.ts";
 
 interface AdminChapterState {
   id: number;

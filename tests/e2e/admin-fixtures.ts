@@ -91,3 +91,13 @@ export async function showLevel(page: Page, level: Level): Promise<void> {
 export function chapterCard(page: Page, title: string) {
   return page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 }
+
+/** The toasts' region. */
+export const toast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" });
+
+/** Reloads the panel and opens the Mastermind chapters, where the tests' chapters are made. */
+export async function openChapters(page: Page): Promise<void> {
+  await page.reload();
+  await hydrated(page);
+  await showLevel(page, "Mastermind");
+}

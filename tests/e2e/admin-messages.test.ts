@@ -7,10 +7,8 @@
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
 import { expect, test } from "./page-test.ts";
-import { adminLogin, chapterCard, createChapter, createSubsection, showLevel, unique } from "./admin-fixtures.ts";
-import { hydrated } from "./reader-helpers.ts";
+import { adminLogin, chapterCard, createChapter, createSubsection, openChapters, showLevel, toast, unique } from "./admin-fixtures.ts";
 
-const toast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" });
 const escaped = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
 
 /** Counts the chapter saves the page sends. */
@@ -20,12 +18,6 @@ function countSaves(page: Page): () => number {
     if (/\/api\/admin\/chapters(\/\d+)?$/.test(new URL(request.url()).pathname) && ["POST", "PUT"].includes(request.method())) saves++;
   });
   return () => saves;
-}
-
-async function openChapters(page: Page): Promise<void> {
-  await page.reload();
-  await hydrated(page);
-  await showLevel(page, "Mastermind");
 }
 
 test("saving as a draft says the draft was saved, and what readers see meanwhile", async ({ page }) => {

@@ -1,6 +1,7 @@
 /** Reading and writing the session cookies. */
-import { SIGNED_IN_COOKIE } from "../../lib/storage-keys.ts";
+import { SESSION_ENDED_COOKIE, SIGNED_IN_COOKIE } from "../../lib/storage-keys.ts";
 import { config } from "../config.ts";
+import type { SessionEnding } from "./session-endings.ts";
 
 export type SessionKind = "reader" | "admin";
 
@@ -24,9 +25,18 @@ function sessionCookie(kind: SessionKind, token: string, maxAgeSeconds: number):
   return `${cookieName(kind)}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
+/** A readable cookie's name as set: `__Host-` prefixed whenever cookies are Secure. */
+const readableName = (name: string) => `${config().secureCookies ? "__Host-" : ""}${name}`;
+
+/** A cookie the page's scripts may read (not HttpOnly), for `maxAgeSeconds` (0 clears it). */
+function readableCookie(name: string, value: string, maxAgeSeconds: number): string {
+  const secure = config().secureCookies ? "; Secure" : "";
+  return `${readableName(name)}=${value}; Path=/; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
 /** The name of the readable "signed in" cookie (`__Host-` prefixed whenever cookies are Secure). */
 export function signedInCookieName(): string {
-  return `${config().secureCookies ? "__Host-" : ""}${SIGNED_IN_COOKIE}`;
+  return readableName(SIGNED_IN_COOKIE);
 }
 
 /**
@@ -40,8 +50,15 @@ export function sessionCookies(kind: SessionKind, token: string, maxAgeSeconds: 
 
 /** The readable "signed in" cookie, for `maxAgeSeconds` (0 clears it). Not HttpOnly: the page script reads it. */
 export function signedInCookie(maxAgeSeconds: number): string {
-  const secure = config().secureCookies ? "; Secure" : "";
-  return `${signedInCookieName()}=${maxAgeSeconds > 0 ? "1" : ""}; Path=/; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+  return readableCookie(SIGNED_IN_COOKIE, maxAgeSeconds > 0 ? "1" : "", maxAgeSeconds);
+}
+
+/** How long the browser keeps the word that a session ended, for /resume (session-endings.ts). */
+const ENDED_COOKIE_SECONDS = 600;
+
+/** The readable cookie that tells /resume why the session ended (src/lib/storage-keys.ts). */
+export function sessionEndedCookie(ending: SessionEnding): string {
+  return readableCookie(SESSION_ENDED_COOKIE, ending, ENDED_COOKIE_SECONDS);
 }
 
 /** The cookies that clear a session of `kind` (for a reader, the "signed in" cookie too). */

@@ -23,6 +23,7 @@ import { database, databaseGeneration } from "../db/index.ts";
 import { BOOK_CACHE_TAG, cdnCacheHeaders } from "../http/cdn.ts";
 import { HttpError, isDatabaseUnavailable } from "../http/errors.ts";
 import { getChapterPage, getChapterPageKey, type ChapterPageData } from "../repositories/chapters.ts";
+import { fillMarks, mark } from "./marks.ts";
 import { noticeHtml } from "./page-notice.ts";
 import { RenderCache } from "./render-cache.ts";
 import { sitePage, type FunctionPage } from "./site-pages.ts";
@@ -64,16 +65,6 @@ export const PAGE_SECURITY_HEADERS: Record<string, string> = {
 };
 
 const NOT_CACHED = { "cache-control": "private, no-store" };
-
-/**
- * A place in the shell for one of the chapter's texts: NUL can be in no text PostgreSQL stores,
- * so no chapter can hold a mark.
- */
-const mark = (name: string) => `\u0000${name}\u0000`;
-
-function fillMarks(marked: string, values: Record<string, string>): string {
-  return marked.replace(/\u0000(\w+)\u0000/g, (_, name: string) => values[name] ?? "");
-}
 
 /**
  * The chapter shell filled with a chapter: the page a reader gets. `canonical`: the shell's

@@ -6,6 +6,7 @@
  */
 import { escapeHtml } from "../../lib/html.ts";
 import { PAGE_NOTICE } from "../../lib/page-signals.ts";
+import { fillMarks, mark } from "./marks.ts";
 import { sitePage } from "./site-pages.ts";
 
 export const NOTICE_PATH = "/page-notice";
@@ -17,9 +18,6 @@ export interface Notice {
   link: { href: string; text: string };
 }
 
-/** A place for one of the notice's texts: NUL can be in no text we write, so nothing can hold a mark. */
-const mark = (name: string) => `\u0000${name}\u0000`;
-
 export function noticeHtml({ title, html, link }: Notice): string {
   const built = sitePage(NOTICE_PATH);
   const values: Record<string, string> = { title: escapeHtml(title), text: html, href: escapeHtml(link.href), link: escapeHtml(link.text) };
@@ -29,11 +27,10 @@ export function noticeHtml({ title, html, link }: Notice): string {
       `<body><h1>${values.title}</h1><p>${values.text}</p><p><a href="${values.href}">${values.link}</a></p></body></html>`
     );
   }
-  // The tokens become marks first and the words last, in one pass: no notice's words are searched for a token.
   const marked = built
     .replaceAll(PAGE_NOTICE.href, mark("href"))
     .replaceAll(PAGE_NOTICE.title, mark("title"))
     .replaceAll(PAGE_NOTICE.text, mark("text"))
     .replaceAll(PAGE_NOTICE.link, mark("link"));
-  return marked.replace(/\u0000(\w+)\u0000/g, (_, name: string) => values[name] ?? "");
+  return fillMarks(marked, values);
 }
