@@ -174,6 +174,8 @@ export function startPage(): void {
     "click",
     (event) => {
       const target = event.target as Element;
+      // A click on a light-dismiss dialog's backdrop lands on the dialog (for browsers without closedby).
+      if (target.matches?.('dialog[closedby="any"]')) (target as HTMLDialogElement).close();
       // A jump from the drawer's "On this page" list: the drawer closes, and the page moves there.
       if (target.closest?.(".toc-link")) drawer?.close();
       const control = target.closest?.('[aria-controls="chapter-drawer"]');
@@ -189,14 +191,12 @@ export function startPage(): void {
   );
 
   // The meeting request on /in-person (src/components/MeetingRequestDialog.astro) is only logged
-  // and cleared (SPEC.md section 4): its method="dialog" form closes the modal itself. A click on
-  // a light-dismiss dialog's backdrop lands on the dialog (for browsers without closedby).
+  // and cleared (SPEC.md section 4): its method="dialog" form closes the modal itself.
   document.addEventListener("submit", ({ target: form }) => {
     if ((form as HTMLFormElement).id !== "meeting-request-form") return;
     console.log("Private meeting request:", Object.fromEntries(new FormData(form as HTMLFormElement)));
     (form as HTMLFormElement).reset();
   });
-  document.addEventListener("click", ({ target }) => (target as Element).matches?.('dialog[closedby="any"]') && (target as HTMLDialogElement).close());
 
   document.addEventListener("keydown", (event) => {
     const target = event.target as HTMLElement;
@@ -223,7 +223,7 @@ export function startPage(): void {
     };
     update();
     onScroll.push(update);
-    addEventListener("resize", update, { passive: true });
+    addEventListener("resize", update);
   }
 
   const rail = document.querySelector<HTMLElement>(".rail");
@@ -277,17 +277,6 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
     if (rail && railOutdated(chaptersFor(built, "Operator", null), chaptersFor(chapters, move.level, held))) dispatchEvent(new Event(WAKE_NAVIGATOR));
   });
 
-  // A signed-in client's reading counts towards the figures on their profile (best effort: a
-  // missed heartbeat only shortens a figure there).
-  const beat = () =>
-    document.visibilityState === "visible" &&
-    fetch("/api/reading/heartbeat", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ slug }) }).catch(() => {});
-  void session.then((held) => {
-    if (!held || preview) return;
-    beat();
-    setInterval(beat, HEARTBEAT_MS);
-  });
-
   // Continue reading (beyond the spec): per level, the chapter last read and the subsection being
   // read, so a reader who comes back to that chapter is offered a jump to where they were.
   type Place = { slug: string; section?: string; sectionTitle?: string };
@@ -323,6 +312,26 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
     return reading;
   };
   mark();
+
+  // A signed-in member's reading (issue 23): every 30 s while the page is visible, and as it is
+  // left or hidden, the chapter and the subsection being read, for their profile's figures, their
+  // place on any device and the operator's Readers tab (best effort: a missed heartbeat only
+  // shortens a figure). The server counts at most one every 15 s, and keeps the place of each.
+  const beat = () =>
+    fetch("/api/reading/heartbeat", {
+      method: "POST",
+      keepalive: true,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ slug, section: marked }),
+    }).catch(() => {});
+  void session.then((held) => {
+    if (!held || preview) return;
+    beat();
+    setInterval(() => document.hidden || beat(), HEARTBEAT_MS);
+    // (Also as the page comes back: it counts no more than the next regular one would.)
+    addEventListener("visibilitychange", beat);
+  });
+
   return () => {
     const reading = mark();
     if (!reading || reading.id === last) return;

@@ -50,6 +50,8 @@ const schema = z.object({
   RETENTION_UNFINISHED_SCAN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_DELETED_CONTENT_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
   RETENTION_UNUSED_PHOTO_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  RETENTION_READING_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  RETENTION_READING_TOTALS_DAYS: z.coerce.number().int().min(1).max(3650).default(730),
   TRUSTED_PROXY: optionalText.pipe(
     z
       .string()
@@ -58,6 +60,17 @@ const schema = z.object({
       .optional(),
   ),
 });
+
+/** How long what nobody needs any more is kept, in days (src/server/maintenance/retention.ts). */
+export interface RetentionPolicy {
+  unfinishedScanDays: number;
+  deletedContentDays: number;
+  unusedPhotoDays: number;
+  /** A member's reading sessions (the raw record of their heartbeats). */
+  readingDays: number;
+  /** A member's daily reading totals (reading_days). */
+  readingTotalsDays: number;
+}
 
 export type Config = {
   platform: Platform;
@@ -81,7 +94,7 @@ export type Config = {
   /** Local host only: proxies whose X-Forwarded-For names the client (TRUSTED_PROXY). */
   trustedProxies: string[];
   /** How long what nobody needs any more is kept (src/server/maintenance/retention.ts). */
-  retention: { unfinishedScanDays: number; deletedContentDays: number; unusedPhotoDays: number };
+  retention: RetentionPolicy;
 };
 
 export class ConfigError extends Error {
@@ -169,6 +182,8 @@ export function readConfig(
       unfinishedScanDays: values.RETENTION_UNFINISHED_SCAN_DAYS,
       deletedContentDays: values.RETENTION_DELETED_CONTENT_DAYS,
       unusedPhotoDays: values.RETENTION_UNUSED_PHOTO_DAYS,
+      readingDays: values.RETENTION_READING_DAYS,
+      readingTotalsDays: values.RETENTION_READING_TOTALS_DAYS,
     },
   };
 }

@@ -221,7 +221,7 @@ describe.each(databaseTargets())("lead webhooks on $name", (target) => {
     // Retention keeps the log for 90 days after a delivery, and never drops one still pending.
     await database.db.insert(webhookDeliveries).values({ webhookId: hook.id, kind: "test", body: "{}", giveUpAt: new Date(Date.now() + RETRY_WINDOW_MS) });
     const store = { list: async () => [], delete: async () => {} } as unknown as PhotoStore;
-    const policy = { unfinishedScanDays: 3650, deletedContentDays: 3650, unusedPhotoDays: 3650 };
+    const policy = { unfinishedScanDays: 3650, deletedContentDays: 3650, unusedPhotoDays: 3650, readingDays: 3650, readingTotalsDays: 3650 };
     expect((await runRetention(database.db, { now: new Date(Date.now() + (WEBHOOK_LOG_DAYS - 1) * 86400_000), policy, store })).webhookDeliveries).toBe(0);
     expect((await runRetention(database.db, { now: new Date(Date.now() + (WEBHOOK_LOG_DAYS + 1) * 86400_000), policy, store })).webhookDeliveries).toBe(1);
     expect((await deliveries()).map((d) => d.status)).toEqual(["pending"]);

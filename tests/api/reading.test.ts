@@ -1,11 +1,33 @@
+/**
+ * Members' reading (issue 23): heartbeats counted, throttled and refused; the place kept for any
+ * device; daily totals; the profile's figures. On PGlite, and on PostgreSQL through pg and Neon.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordHeartbeat, readingStats } from "../../src/server/reading/activity.ts";
+import { eq } from "../../src/server/db/orm.ts";
+import { accessCodes, readingDays, readingPlaces, readingSessions } from "../../src/server/db/schema.ts";
+import type { Database } from "../../src/server/db/client.ts";
+import { readingStats, recordHeartbeat } from "../../src/server/reading/activity.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { jsonPost, loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
-import { createChapter } from "../support/factories.ts";
+import { createChapter, createSubsection } from "../support/factories.ts";
 
-describe.each(databaseTargets())("reading activity on $name", (target) => {
+/** Everything recorded for one code: its sessions, its daily rows and its place. */
+async function recorded(db: Database, accessCodeId: number) {
+  const [sessions, days, places] = await Promise.all([
+    db.select().from(readingSessions).where(eq(readingSessions.accessCodeId, accessCodeId)),
+    db.select().from(readingDays).where(eq(readingDays.accessCodeId, accessCodeId)),
+    db.select().from(readingPlaces).where(eq(readingPlaces.accessCodeId, accessCodeId)),
+  ]);
+  return { sessions, days, places };
+}
+
+async function codeId(db: Database, login: string): Promise<number> {
+  const [row] = await db.select({ id: accessCodes.id }).from(accessCodes).where(eq(accessCodes.login, login));
+  return row!.id;
+}
+
+describe.each(databaseTargets())("members' reading on $name", (target) => {
   let database: TestDatabase;
   let api: Api;
   beforeAll(async () => {
@@ -14,41 +36,159 @@ describe.each(databaseTargets())("reading activity on $name", (target) => {
   });
   afterAll(() => database?.dispose());
 
-  it("gives a new client honest zeros, and refuses anonymous callers", async () => {
+  it("gives a new member honest zeros and no place, and refuses anonymous callers", async () => {
     const { cookie } = await loginAs(api, database.db, "Architect");
     const stats = await api("/api/profile/stats", { headers: { cookie } });
     expect(await stats.json()).toEqual({ streakDays: 0, week: Array(7).fill(false), sessions: 0, averageMinutes: 0 });
+    expect(await (await api("/api/reading/place", { headers: { cookie } })).json()).toEqual({ place: null });
     expect((await api("/api/profile/stats")).status).toBe(401);
+    expect((await api("/api/reading/place")).status).toBe(401);
     expect((await api("/api/reading/heartbeat", jsonPost({ slug: "x" }))).status).toBe(401);
   });
 
-  it("records heartbeats into sessions: a gap over 30 minutes starts a new one; each beat adds at most a minute", async () => {
+  it("counts time into sessions and daily rows: a gap over 30 minutes starts a session; a beat adds at most a minute", async () => {
     const { cookie, code } = await loginAs(api, database.db, "Architect");
     const chapter = await createChapter(database.db);
     const beat = await api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug }, { cookie }));
-    expect(beat.status).toBe(204);
+    expect(beat.status).toBe(200);
+    expect(await beat.json()).toEqual({ counted: true });
 
-    const [row] = await database.db.query.accessCodes.findMany({ where: (t, { eq }) => eq(t.login, code.login) });
-    const id = row!.id;
+    const id = await codeId(database.db, code.login);
+    const member = { accessCodeId: id, level: "Architect" as const };
     const base = new Date(Date.now() + 60 * 60 * 1000);
     const at = (minutes: number) => new Date(base.getTime() + minutes * 60_000);
     // A 12-minute session of beats every 30 s...
-    for (let s = 0; s <= 24; s++) await recordHeartbeat(database.db, id, chapter.slug, new Date(at(0).getTime() + s * 30_000));
+    for (let s = 0; s <= 24; s++) expect(await recordHeartbeat(database.db, member, { slug: chapter.slug }, new Date(at(0).getTime() + s * 30_000))).toBe("counted");
     // ...a page left alone for 20 minutes adds only one minute...
-    await recordHeartbeat(database.db, id, chapter.slug, at(32));
+    await recordHeartbeat(database.db, member, { slug: chapter.slug }, at(32));
     // ...and after 40 minutes away, a new session.
-    await recordHeartbeat(database.db, id, chapter.slug, at(80));
-    await recordHeartbeat(database.db, id, chapter.slug, at(80.5));
+    await recordHeartbeat(database.db, member, { slug: chapter.slug }, at(80));
+    await recordHeartbeat(database.db, member, { slug: chapter.slug }, at(80.5));
 
     const stats = await readingStats(database.db, id, at(81));
     expect(stats.sessions).toBe(3);
     // sessions: 0 s (the API beat), 12 min + 1 min, 30 s: average 4.5 min
     expect(stats.averageMinutes).toBe(Math.round((0 + 13 * 60 + 30) / 3 / 60));
-    // (1, or 2 when the run crosses midnight UTC)
     expect(stats.streakDays).toBeGreaterThanOrEqual(1);
     expect(stats.week[6]).toBe(true);
 
+    // The daily rows hold the same seconds: one row per day, never one per heartbeat.
+    const { days } = await recorded(database.db, id);
+    expect(days.reduce((sum, day) => sum + day.seconds, 0)).toBe(13 * 60 + 30);
+    expect(days.length).toBeLessThanOrEqual(3); // today, and the next day or two when `base` crosses midnight UTC
     const viaApi = (await (await api("/api/profile/stats", { headers: { cookie } })).json()) as { sessions: number };
     expect(viaApi.sessions).toBe(3);
+  });
+
+  it("counts a flood of heartbeats at most once per 15 seconds, even sent at once, and still keeps the place", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Architect");
+    const chapter = await createChapter(database.db);
+    const first = await createSubsection(database.db, chapter.id, { order: 1 });
+    const second = await createSubsection(database.db, chapter.id, { order: 2 });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug, section: i === 11 ? second.slug : first.slug }, { cookie }))),
+    );
+    const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as Array<{ counted: boolean }>;
+    expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
+    expect(bodies.filter((body) => body.counted)).toHaveLength(1);
+    const id = await codeId(database.db, code.login);
+    const { sessions, days, places } = await recorded(database.db, id);
+    expect(sessions).toHaveLength(1);
+    expect(days).toHaveLength(1);
+    expect(places).toHaveLength(1);
+
+    // 14 s later: not counted, adds nothing; 15 s after the counted one: counted, with its seconds.
+    const member = { accessCodeId: id, level: "Architect" as const };
+    const countedAt = places[0]!.countedAt;
+    expect(await recordHeartbeat(database.db, member, { slug: chapter.slug, section: second.slug }, new Date(countedAt.getTime() + 14_000))).toBe("throttled");
+    const kept = await recorded(database.db, id);
+    expect(kept.sessions[0]!.seconds).toBe(0);
+    expect(kept.places[0]!.subsectionId).toBe(second.id);
+    expect(await recordHeartbeat(database.db, member, { slug: chapter.slug, section: second.slug }, new Date(countedAt.getTime() + 15_000))).toBe("counted");
+    const after = await recorded(database.db, id);
+    expect(after.sessions[0]!.seconds).toBe(15);
+    expect(after.days.reduce((sum, day) => sum + day.seconds, 0)).toBe(15);
+  });
+
+  it("refuses a chapter the member's level does not open (403) and a forged chapter or subsection (404), recording nothing", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Architect");
+    const mastermind = await createChapter(database.db, { level: "Mastermind" });
+    const open = await createChapter(database.db, { level: "Operator" });
+    const other = await createChapter(database.db, { level: "Operator" });
+    const othersPart = await createSubsection(database.db, other.id);
+    const draft = await createChapter(database.db, { status: "draft" });
+    const deleted = await createChapter(database.db, { deletedAt: new Date() });
+    const deletedPart = await createSubsection(database.db, open.id, { deletedAt: new Date() });
+    const send = (body: unknown) => api("/api/reading/heartbeat", jsonPost(body, { cookie }));
+
+    const refused = await send({ slug: mastermind.slug });
+    expect(refused.status).toBe(403);
+    for (const body of [
+      { slug: "no-such-chapter" },
+      { slug: draft.slug },
+      { slug: deleted.slug },
+      { slug: open.slug, section: "no-such-part" },
+      { slug: open.slug, section: othersPart.slug },
+      { slug: open.slug, section: deletedPart.slug },
+    ]) {
+      const answer = await send(body);
+      expect(answer.status, JSON.stringify(body)).toBe(404);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    }
+    for (const body of [{}, { slug: "" }, { slug: open.slug, section: "" }, { slug: 5 }]) expect((await send(body)).status, JSON.stringify(body)).toBe(400);
+    const nothing = await recorded(database.db, await codeId(database.db, code.login));
+    expect(nothing).toEqual({ sessions: [], days: [], places: [] });
+  });
+
+  it("marks a chapter finished when the member reaches its last subsection, even on a throttled heartbeat", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Architect");
+    const chapter = await createChapter(database.db, { level: "Architect" });
+    const parts = [];
+    for (let i = 1; i <= 3; i++) parts.push(await createSubsection(database.db, chapter.id, { order: i }));
+    const send = (section?: string) => api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug, section }, { cookie }));
+    expect(await (await send(parts[1]!.slug)).json()).toEqual({ counted: true });
+    const id = await codeId(database.db, code.login);
+    expect((await recorded(database.db, id)).days.map((day) => day.finished)).toEqual([false]);
+    // Within 15 s: throttled, but the last subsection still marks the chapter finished.
+    expect(await (await send(parts[2]!.slug)).json()).toEqual({ counted: false });
+    expect((await recorded(database.db, id)).days.map((day) => day.finished)).toEqual([true]);
+
+    // A chapter without subsections is finished once opened.
+    const bare = await createChapter(database.db, { level: "Operator" });
+    await recordHeartbeat(database.db, { accessCodeId: id, level: "Architect" }, { slug: bare.slug }, new Date(Date.now() + 60_000));
+    const bareDay = (await recorded(database.db, id)).days.find((day) => day.chapterId === bare.id);
+    expect(bareDay?.finished).toBe(true);
+  });
+
+  it("keeps the member's place for any device: the chapter, the subsection and its number; none once the chapter is gone", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Architect");
+    const chapter = await createChapter(database.db, { level: "Architect", title: "Where I was" });
+    await createSubsection(database.db, chapter.id, { order: 1 });
+    const second = await createSubsection(database.db, chapter.id, { order: 2, title: "The second part" });
+    await api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug, section: second.slug }, { cookie }));
+
+    // Another device: a second sign-in with the same code.
+    const again = await api("/api/auth/validate", jsonPost({ login: code.login, password: code.password }));
+    const elsewhere = again.headers.getSetCookie()[0]!.split(";")[0]!;
+    const answer = (await (await api("/api/reading/place", { headers: { cookie: elsewhere } })).json()) as { place: Record<string, unknown> };
+    expect(answer.place).toMatchObject({
+      slug: chapter.slug,
+      title: "Where I was",
+      level: "Architect",
+      section: second.slug,
+      sectionTitle: "The second part",
+      sectionNumber: 2,
+    });
+
+    // A subsection removed since leaves the chapter's top; a chapter removed leaves no place.
+    const { subsections, chapters } = await import("../../src/server/db/schema.ts");
+    await database.db.update(subsections).set({ deletedAt: new Date() }).where(eq(subsections.id, second.id));
+    expect(((await (await api("/api/reading/place", { headers: { cookie: elsewhere } })).json()) as { place: Record<string, unknown> }).place).toMatchObject({
+      slug: chapter.slug,
+      section: null,
+      sectionNumber: null,
+    });
+    await database.db.update(chapters).set({ deletedAt: new Date() }).where(eq(chapters.id, chapter.id));
+    expect(await (await api("/api/reading/place", { headers: { cookie: elsewhere } })).json()).toEqual({ place: null });
   });
 });

@@ -215,7 +215,7 @@ describe.each(databaseTargets())("revisions, drafts and previews on $name", (tar
       await call(`/api/admin/chapters/${saved.id}`, "PUT", chapterBody({ slug: saved.slug }));
       expect(await counts(saved.id)).toBe(50);
 
-      const report = await runRetention(database.db, { now, policy: { unfinishedScanDays: 30, deletedContentDays: 7, unusedPhotoDays: 7 }, store: localPhotoStore(`/tmp/sb-rev-${process.pid}`) });
+      const report = await runRetention(database.db, { now, policy: { unfinishedScanDays: 30, deletedContentDays: 7, unusedPhotoDays: 7, readingDays: 90, readingTotalsDays: 730 }, store: localPhotoStore(`/tmp/sb-rev-${process.pid}`) });
       expect(report.failed).toEqual([]);
       // Retention ran two years on: the admin's session expired with the rest.
       ({ cookie, email } = await adminLogin(api, database.db));

@@ -1,20 +1,22 @@
 /**
  * Retention (src/server/maintenance/retention.ts) with a clock the test moves: unfinished scans
  * after 30 days, deleted chapters and subsections 7 days after their restore window, photos no
- * subsection names 7 days after upload; everything still wanted stays.
+ * subsection names 7 days after upload, a member's reading sessions after 90 days and their daily
+ * totals after 730; everything still wanted stays.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "../../src/server/db/orm.ts";
-import { assessmentSessions, chapters, contentRevisions, subsections } from "../../src/server/db/schema.ts";
+import { accessCodes, assessmentSessions, chapters, contentRevisions, readingDays, readingSessions, subsections } from "../../src/server/db/schema.ts";
+import { recordHeartbeat } from "../../src/server/reading/activity.ts";
 import { runRetention } from "../../src/server/maintenance/retention.ts";
 import { localPhotoStore } from "../../src/server/uploads/photo-store.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 
 const DAY = 24 * 3600 * 1000;
-const policy = { unfinishedScanDays: 30, deletedContentDays: 7, unusedPhotoDays: 7 };
+const policy = { unfinishedScanDays: 30, deletedContentDays: 7, unusedPhotoDays: 7, readingDays: 90, readingTotalsDays: 730 };
 
 describe.each(databaseTargets())("retention on $name", (target) => {
   let database: TestDatabase;
@@ -85,6 +87,29 @@ describe.each(databaseTargets())("retention on $name", (target) => {
 
     // A second run finds nothing more to do.
     expect(await runRetention(db, { now, policy, store })).toMatchObject({ unfinishedScans: 0, chapters: 0, subsections: 0, photos: 0, failed: [] });
+  });
+
+  it("keeps a member's reading sessions 90 days and their daily totals 730 days, the totals folded from the heartbeats", async () => {
+    const { db } = database;
+    const now = new Date("2027-03-01T12:00:00Z");
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
+    const [code] = await db.insert(accessCodes).values({ login: "RetentionReader1", password: "scrypt$x", level: "Architect" }).returning();
+    const [chapter] = await db.insert(chapters).values({ slug: "retention-reading", title: "Read", content: "x", order: 93, level: "Operator" }).returning();
+    const member = { accessCodeId: code!.id, level: "Architect" as const };
+    // Three reading days: 800, 100 and 1 day ago, each two heartbeats 30 s apart.
+    for (const daysAgo of [800, 100, 1]) {
+      await recordHeartbeat(db, member, { slug: chapter!.slug }, at(daysAgo));
+      await recordHeartbeat(db, member, { slug: chapter!.slug }, new Date(at(daysAgo).getTime() + 30_000));
+    }
+    const rows = async () => ({
+      sessions: (await db.select().from(readingSessions).where(eq(readingSessions.accessCodeId, code!.id))).length,
+      days: (await db.select().from(readingDays).where(eq(readingDays.accessCodeId, code!.id))).map((d) => `${d.day}:${d.seconds}`).sort(),
+    });
+    expect(await rows()).toEqual({ sessions: 3, days: ["2024-12-21:30", "2026-11-21:30", "2027-02-28:30"] });
+
+    const report = await runRetention(db, { now, policy, store });
+    expect(report).toMatchObject({ readingSessions: 2, readingDays: 1, failed: [] });
+    expect(await rows()).toEqual({ sessions: 1, days: ["2026-11-21:30", "2027-02-28:30"] });
   });
 
   it("keeps a used photo's narrower copies with it, and removes an unused photo's with it", async () => {

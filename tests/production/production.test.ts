@@ -210,7 +210,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(site.instances("api")).toBeGreaterThanOrEqual(2);
       });
 
-      it("wakes two functions for a member's whole visit: signing in, a locked chapter, reading, a search, the profile, signing out", async () => {
+      it("wakes two functions for a member's whole visit: signing in, a locked chapter, reading, their place, a search, the profile, signing out", async () => {
         const before = site.invocations();
         const locked = (await listChapters(database.db)).find((c) => c.level === "Architect")!;
         const { cookie } = await loginAs(site.fetch, database.db, "Architect");
@@ -218,6 +218,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect((await site.fetch(`/${locked.slug}`, { headers })).status).toBe(200);
         expect((await site.fetch("/api/auth/session", { headers })).status).toBe(200);
         expect((await site.fetch("/api/reading/heartbeat", jsonPost({ slug: locked.slug }, headers))).status).toBeLessThan(300);
+        expect(await (await site.fetch("/api/reading/place", { headers })).json()).toMatchObject({ place: { slug: locked.slug } });
         expect((await site.fetch("/api/search?q=pattern", { headers })).status).toBe(200);
         expect((await site.fetch("/api/profile/stats", { headers })).status).toBe(200);
         expect((await site.fetch("/api/auth/logout", jsonPost({}, headers))).status).toBe(200);

@@ -17,6 +17,8 @@ import {
   chapters,
   publishState,
   rateLimitCounters,
+  readingDays,
+  readingPlaces,
   readingSessions,
   sessions,
   siteIdentity,
@@ -36,6 +38,8 @@ export const FILLED_TABLES = [
   "assessment_sessions",
   "assessment_responses",
   "reading_sessions",
+  "reading_days",
+  "reading_places",
   "admin_setup_tokens",
   "publish_state",
   "cache_purges",
@@ -99,6 +103,18 @@ export async function fillEveryTable(db: Database): Promise<void> {
     startedAt: at("2026-11-21T20:00:00Z"),
     lastSeenAt: at("2026-11-21T20:30:00Z"),
     seconds: 1800,
+  });
+  await db.insert(readingDays).values([
+    { accessCodeId: code!.id, chapterId: locked!.id, day: "2026-11-21", seconds: 1800, finished: true, lastAt: at("2026-11-21T20:30:00.000001Z") },
+    { accessCodeId: code!.id, chapterId: first!.id, day: "2026-11-22", seconds: 0, lastAt: at("2026-11-22T07:00:00Z") },
+  ]);
+  await db.insert(readingPlaces).values({
+    accessCodeId: code!.id,
+    chapterId: locked!.id,
+    subsectionId: null,
+    updatedAt: at("2026-11-21T20:30:00Z"),
+    countedAt: at("2026-11-21T20:30:00Z"),
+    counted: false,
   });
   await db.insert(adminSetupTokens).values({ tokenHash: "f".repeat(64), expiresAt: at("2026-11-25T00:00:00Z") });
   await db.insert(publishState).values({ id: 1, state: "live", siteStamp: "stamp-1", lastPublishedAt: at("2026-11-23T00:00:00Z") });

@@ -7,6 +7,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { apiRequest } from "../../lib/api-client.ts";
 import { $auth, logout, restoreAuth } from "../../stores/auth.ts";
+import ContinueReading from "./ContinueReading.tsx";
 
 export interface ReadingStats {
   streakDays: number;
@@ -69,6 +70,8 @@ export default function ProfilePage() {
           {level} Level
         </span>
       </div>
+
+      <ContinueReading className={`${card} mt-8`} />
 
       <div className="mt-8 grid gap-6 sm:grid-cols-2">
         <section className={card} aria-labelledby="streak-title" aria-busy={stats === null}>

@@ -1,13 +1,16 @@
-/** A signed-in client's reading: heartbeats from chapter pages, and the figures on their profile. */
+/** A signed-in member's reading (issue 23): heartbeats from chapter pages, their place, and the figures on their profile. */
 import { z } from "../../lib/zod.ts";
 import { readerSession } from "../auth/session.ts";
 import { database } from "../db/index.ts";
-import { unauthenticated } from "../http/errors.ts";
+import { forbidden, notFound, unauthenticated } from "../http/errors.ts";
 import { readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
-import { recordHeartbeat, readingStats } from "../reading/activity.ts";
+import { readingPlace, readingStats, recordHeartbeat } from "../reading/activity.ts";
 
-const heartbeatBody = z.object({ slug: z.string().max(200, "is too long") });
+const heartbeatBody = z.object({
+  slug: z.string().min(1, "is required").max(200, "is too long"),
+  section: z.string().min(1, "is empty").max(200, "is too long").nullish(),
+});
 
 async function requireReader(request: Request) {
   const session = await readerSession(await database(), request);
@@ -15,13 +18,28 @@ async function requireReader(request: Request) {
   return session;
 }
 
-/** POST /api/reading/heartbeat {slug}: the reader is on this chapter now. */
+/**
+ * POST /api/reading/heartbeat {slug, section?}: the member is reading this chapter, at this
+ * subsection. 200 {counted}: false when it came within 15 s of the last counted one (the place is
+ * still kept). 404 for a chapter or subsection that is not live, 403 for one the member's level
+ * does not open: nothing is recorded.
+ */
 export const heartbeat = route({
   POST: async (request) => {
-    const { slug } = await readJson(request, heartbeatBody);
+    const body = await readJson(request, heartbeatBody);
     const session = await requireReader(request);
-    await recordHeartbeat(await database(), session.accessCodeId, slug);
-    return new Response(null, { status: 204 });
+    const outcome = await recordHeartbeat(await database(), session, body);
+    if (outcome === "not_found") throw notFound("No such chapter or subsection.");
+    if (outcome === "forbidden") throw forbidden();
+    return json({ counted: outcome === "counted" });
+  },
+});
+
+/** GET /api/reading/place: {place} where the member last read, on any device (null: nowhere yet). */
+export const place = route({
+  GET: async (request) => {
+    const session = await requireReader(request);
+    return json({ place: await readingPlace(await database(), session) });
   },
 });
 

@@ -16,7 +16,7 @@ import { logout, session, validate } from "./auth.ts";
 import { chapterBySlug, chapterList, chapterSubsections } from "./chapters.ts";
 import { health } from "./health.ts";
 import { servePhoto } from "./photos.ts";
-import { heartbeat, profileStats } from "./reading.ts";
+import { heartbeat, place, profileStats } from "./reading.ts";
 import { search } from "./search.ts";
 import {
   adminAccessCodeActive,
@@ -55,6 +55,7 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/auth/session", (request) => session(request)],
   ["/api/auth/logout", (request) => logout(request)],
   ["/api/reading/heartbeat", (request) => heartbeat(request)],
+  ["/api/reading/place", (request) => place(request)],
   ["/api/profile/stats", (request) => profileStats(request)],
   ["/uploads/:name", (request, p) => servePhoto(request, p.name!)],
   // The scan

@@ -8,6 +8,7 @@ import { sql } from "./orm.ts";
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -272,6 +273,54 @@ export const readingSessions = pgTable(
   },
   (t) => [index("reading_sessions_code_seen_idx").on(t.accessCodeId, t.lastSeenAt), check("reading_sessions_seconds_check", sql`${t.seconds} >= 0`)],
 );
+
+/**
+ * A member's reading folded into one row per access code, chapter and UTC day (issue 23): what the
+ * admin panel's Readers tab and the profile's streak read. A heartbeat adds its seconds to the day's
+ * row, so rows grow with days read, never with heartbeats. `finished`: the reader reached the
+ * chapter's last subsection that day (src/lib/reading-terms.ts defines the words). Kept
+ * `RETENTION_READING_TOTALS_DAYS`, and erased with the code's reading.
+ */
+export const readingDays = pgTable(
+  "reading_days",
+  {
+    accessCodeId: integer("access_code_id")
+      .notNull()
+      .references(() => accessCodes.id, { onDelete: "cascade" }),
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    seconds: integer("seconds").notNull().default(0),
+    finished: boolean("finished").notNull().default(false),
+    lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accessCodeId, t.chapterId, t.day] }),
+    index("reading_days_chapter_idx").on(t.chapterId),
+    index("reading_days_day_idx").on(t.day),
+    check("reading_days_seconds_check", sql`${t.seconds} >= 0`),
+  ],
+);
+
+/**
+ * Where a member is in the book (issue 23): the chapter and subsection of their last heartbeat,
+ * on whichever device, for /resume's and the profile's Continue. One row per code, which also
+ * holds the heartbeat throttle: `countedAt` is the last heartbeat that counted, and `counted`
+ * whether the latest one did (one counts at most every 15 seconds).
+ */
+export const readingPlaces = pgTable("reading_places", {
+  accessCodeId: integer("access_code_id")
+    .primaryKey()
+    .references(() => accessCodes.id, { onDelete: "cascade" }),
+  chapterId: integer("chapter_id")
+    .notNull()
+    .references(() => chapters.id, { onDelete: "cascade" }),
+  subsectionId: integer("subsection_id").references(() => subsections.id, { onDelete: "set null" }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  countedAt: timestamp("counted_at", { withTimezone: true }).notNull(),
+  counted: boolean("counted").notNull(),
+});
 
 /**
  * Earlier versions of chapters and subsections (issue 14): every save keeps the version it replaces,

@@ -11,6 +11,8 @@
  *   session ended once it could no longer have lasted (30 days), rate-limit windows
  *   over a day old, and the cache purges done and long read by other servers;
  * - revisions older than 90 days, except each item's last 50 (src/server/admin/revisions.ts);
+ * - a member's reading (issue 23): their reading sessions `readingDays` after they ended, and
+ *   their daily totals `readingTotalsDays` after the day;
  * - lead webhook deliveries that ended (delivered or given up) over 90 days ago: the log's
  *   purpose is the recent past, and each holds a copy of a lead's name and email.
  * Each step is one statement; a step that fails leaves the others to run, and is named in the
@@ -18,22 +20,32 @@
  */
 import { and, eq, inArray, isNotNull, lt, lte, or, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
-import { accessCodes, assessmentSessions, cachePurges, chapters, contentRevisions, rateLimitCounters, sessionEndings, sessions, subsections, webhookDeliveries } from "../db/schema.ts";
+import {
+  accessCodes,
+  assessmentSessions,
+  cachePurges,
+  chapters,
+  contentRevisions,
+  rateLimitCounters,
+  readingDays,
+  readingSessions,
+  sessionEndings,
+  sessions,
+  subsections,
+  webhookDeliveries,
+} from "../db/schema.ts";
+import { utcDay } from "../reading/streak.ts";
 import { SESSION_TTL_SECONDS } from "../auth/session.ts";
 import { RESTORE_WINDOW_MS } from "../admin/chapters.ts";
 import { pruneRevisions } from "../admin/revisions.ts";
-import { config } from "../config.ts";
+import { config, type RetentionPolicy } from "../config.ts";
 import { photoIdOf, photoStore, type PhotoStore } from "../uploads/photo-store.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How long the webhook delivery log keeps a finished delivery. */
 export const WEBHOOK_LOG_DAYS = 90;
 
-export interface RetentionPolicy {
-  unfinishedScanDays: number;
-  deletedContentDays: number;
-  unusedPhotoDays: number;
-}
+export type { RetentionPolicy };
 
 export interface RetentionReport {
   unfinishedScans: number;
@@ -46,6 +58,8 @@ export interface RetentionReport {
   cachePurges: number;
   revisions: number;
   webhookDeliveries: number;
+  readingSessions: number;
+  readingDays: number;
   /** The steps that failed, each with its reason (they run again next time). */
   failed: string[];
 }
@@ -116,6 +130,15 @@ export async function runRetention(
         .delete(webhookDeliveries)
         .where(and(sql`${webhookDeliveries.status} <> 'pending'`, lt(webhookDeliveries.createdAt, ago(now, WEBHOOK_LOG_DAYS * DAY_MS))))
         .returning({ id: webhookDeliveries.id }),
+    ),
+    readingSessions: await step("reading sessions", () =>
+      db.delete(readingSessions).where(lt(readingSessions.lastSeenAt, ago(now, policy.readingDays * DAY_MS))).returning({ id: readingSessions.id }),
+    ),
+    readingDays: await step("daily reading totals", () =>
+      db
+        .delete(readingDays)
+        .where(lt(readingDays.day, utcDay(ago(now, policy.readingTotalsDays * DAY_MS))))
+        .returning({ day: readingDays.day }),
     ),
     photos: await step("unused photos", () => removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS))),
     failed,

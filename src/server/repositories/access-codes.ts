@@ -122,7 +122,7 @@ export async function listAccessCodes(db: Database, now = new Date()): Promise<A
       // an unqualified "id" inside the subquery would be the subquery's own table's.
       activeSessions: sql<number>`CASE WHEN "access_codes"."expires_at" <= ${now} THEN 0 ELSE
         (SELECT count(*) FROM "sessions" s WHERE s.access_code_id = "access_codes"."id" AND s.expire > ${now}) END`.mapWith(Number),
-      lastReadAt: sql<Date | null>`(SELECT max(r.last_seen_at) FROM "reading_sessions" r WHERE r.access_code_id = "access_codes"."id")`.mapWith(
+      lastReadAt: sql<Date | null>`(SELECT max(r.last_at) FROM "reading_days" r WHERE r.access_code_id = "access_codes"."id")`.mapWith(
         (value: unknown) => (value === null ? null : new Date(value as string)),
       ),
     })
