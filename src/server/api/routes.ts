@@ -29,6 +29,7 @@ import { adminLogin, adminLogout, adminSessionState, adminSetup } from "./admin/
 import { adminChapter, adminChapterRestore, adminChapters, adminChapterSubsections, adminDeletedChapters } from "./admin/chapters.ts";
 import { adminDiscardDraft, adminPublishDraft, adminScheduleDraft } from "./admin/drafts.ts";
 import { adminPublish } from "./admin/publish.ts";
+import { adminEraseReading, adminReaders, adminReadersCsv } from "./admin/readers.ts";
 import { adminRevisionRestore, adminRevisions } from "./admin/revisions.ts";
 import { adminScanFunnel, adminSubmissions, adminSubmissionsCsv } from "./admin/submissions.ts";
 import { adminDeletedSubsections, adminSubsection, adminSubsectionRestore, adminSubsections } from "./admin/subsections.ts";
@@ -93,6 +94,9 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/admin/access-codes/:login/reset-password", (request, p) => adminAccessCodeReset(request, p.login!)],
   ["/api/admin/access-codes/:login/settings", (request, p) => adminAccessCodeSettings(request, p.login!)],
   ["/api/admin/access-codes/:login/end-sessions", (request, p) => adminAccessCodeEndSessions(request, p.login!)],
+  ["/api/admin/access-codes/:login/reading", (request, p) => adminEraseReading(request, p.login!)],
+  ["/api/admin/readers", (request) => adminReaders(request)],
+  ["/api/admin/readers.csv", (request) => adminReadersCsv(request)],
   ["/api/admin/webhooks", (request) => adminWebhooks(request)],
   ["/api/admin/webhooks/:id", (request, p) => adminWebhook(request, p.id!)],
   ["/api/admin/webhooks/:id/test", (request, p) => adminWebhookTest(request, p.id!)],
