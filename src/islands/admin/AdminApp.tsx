@@ -1,7 +1,7 @@
 /**
  * The admin panel (SPEC.md section 2, issue 6): the sign-in (or first-admin setup) form, then
- * tabs Chapters and Assessment Submissions with their counts, Access Codes, the publishing
- * status and logout. One polite live region announces reorders.
+ * tabs Chapters and Assessment Submissions with their counts, Access Codes, Readers (issue 23),
+ * Webhooks, the publishing status and logout. One polite live region announces reorders.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
@@ -13,6 +13,7 @@ import AccessCodesTab from "./AccessCodesTab.tsx";
 import ChaptersTab from "./ChaptersTab.tsx";
 import LoadError from "./LoadError.tsx";
 import PublishStatus from "./PublishStatus.tsx";
+import ReadersTab from "./ReadersTab.tsx";
 import SignIn from "./SignIn.tsx";
 import SubmissionsTab from "./SubmissionsTab.tsx";
 import { TabPanel, Tabs } from "./Tabs.tsx";
@@ -43,7 +44,7 @@ export default function AdminApp() {
   return <Panel email={session.email} />;
 }
 
-type Tab = "chapters" | "submissions" | "codes" | "webhooks";
+type Tab = "chapters" | "submissions" | "codes" | "readers" | "webhooks";
 
 /** A lead webhook's link to one submission: /admin?submission={id}. */
 function linkedSubmission(): string | null {
@@ -91,6 +92,7 @@ function Panel({ email }: { email: string }) {
             { id: "chapters", label: chaptersError ? "Chapters" : `Chapters (${chapters.length})` },
             { id: "submissions", label: submissionsError ? "Assessment Submissions" : `Assessment Submissions (${submissionsTotal})` },
             { id: "codes", label: "Access Codes" },
+            { id: "readers", label: "Readers" },
             { id: "webhooks", label: "Webhooks" },
           ]}
         />
@@ -103,6 +105,7 @@ function Panel({ email }: { email: string }) {
             ))}
           {tab === "submissions" && <SubmissionsTab />}
           {tab === "codes" && <AccessCodesTab />}
+          {tab === "readers" && <ReadersTab />}
           {tab === "webhooks" && <WebhooksTab />}
         </TabPanel>
       </div>
