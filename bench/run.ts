@@ -13,6 +13,7 @@
  *   - the scan under load (bench/scan-load.ts: scans/s, p50/p99, lost or duplicated answers)
  *   - each function as Netlify packs it: zip size and cold import time (bench/functions.ts)
  *   - the exposure window: a chapter moved out of Operator, until the public page stops serving it
+ *   - the Readers tab with 500 members reading daily for a year, on PostgreSQL (bench/lib/readers-scale.ts)
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a scratch database is made and dropped).
  * BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 20) set the load.
  */
@@ -36,6 +37,7 @@ import { loadFunctions } from "../src/server/host/functions.ts";
 import { readNetlifyConfig } from "../src/server/host/netlify-config.ts";
 import { lighthouseRun } from "./lib/lighthouse.ts";
 import { pageJs } from "./lib/page-js.ts";
+import { readersLine, readersScale } from "./lib/readers-scale.ts";
 import { starlightSite } from "./lib/starlight.ts";
 import { compare, CONNECTIONS, DURATION_S, type LoadCase } from "./lib/load.ts";
 import { startProduct, type ProductServer as Child } from "../tests/support/product-server.ts";
@@ -284,6 +286,11 @@ try {
   } catch (error) {
     log(`PostgreSQL figures skipped: ${(error as Error).message}`);
   }
+  try {
+    results.readersTab = await readersScale(pgUrl, log);
+  } catch (error) {
+    log(`Readers tab figures skipped: ${(error as Error).message}`);
+  }
   results.load = loads;
   console.table(loads);
   // Locked chapter pages against the static (CDN-cached) chapter page, in the same run (issue 20: 7).
@@ -304,6 +311,7 @@ try {
   log(`Exposure window (Operator chapter moved to Mastermind, until the public page redirects): ${exposurePglite ?? "n/a"} ms`);
   log(`Peak server memory under load: ${peakPglite} MiB (PGlite), ${peakPg ?? "n/a"} MiB (PostgreSQL)`);
   log(`Cold start (migrate, seed, build, listen): ${embedded.startSeconds} s`);
+  if (results.readersTab) log(readersLine(results.readersTab as Record<string, number>));
   const relevance = relevanceScore();
   results.searchRelevance = relevance;
   log(`Search relevance (issue 22: 9): ${relevance.first} of ${relevance.of} queries find their passage first${relevance.missed.length ? `; missed: ${relevance.missed.join(", ")}` : ""}`);
