@@ -1,6 +1,7 @@
 /**
  * /profile (SPEC.md section 2): level badge, the reader's own streak and reading sessions
- * (recorded on the server; a new client sees zeros), the tier comparison and the account card.
+ * (recorded on the server; a new client sees zeros), Continue to where they last read on any
+ * device (issue 23), the tier comparison and the account card.
  * Not signed in: off to /resume.
  */
 import { useStore } from "@nanostores/react";

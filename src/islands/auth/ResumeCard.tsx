@@ -1,7 +1,8 @@
 /**
  * /resume (SPEC.md section 2): the 'Enter The System' login card, or 'System Access Granted'
  * with the level and 'Exit System'. A back button goes to the first chapter of the remembered
- * level. This is also where readers without access to a level are sent.
+ * level. This is also where readers without access to a level are sent. A signed-in member is
+ * offered Continue to where they last read, on any device (issue 23).
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState, type SubmitEvent } from "react";
