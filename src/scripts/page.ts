@@ -320,7 +320,8 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   const beat = () =>
     fetch("/api/reading/heartbeat", {
       method: "POST",
-      keepalive: true,
+      // (Kept alive only as the page is hidden, maybe being left: it must outlive the page.)
+      keepalive: document.hidden,
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ slug, section: marked }),
     }).catch(() => {});

@@ -206,6 +206,24 @@ function SortableTable<T>({ caption, columns, rows, rowKey, initial, action }: {
   );
 }
 
+/** One of the two tables, titled, with its CSV download (of the level chosen), or a line saying it is empty. */
+function TableSection({ of, title, level, empty, children }: { of: "codes" | "chapters"; title: string; level: string; empty: string | false; children: React.ReactNode }) {
+  const titleId = `reader-${of}-title`;
+  return (
+    <section className={card} aria-labelledby={titleId}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 id={titleId} className="font-serif text-xl">
+          {title}
+        </h2>
+        <a href={readersCsvAddress(of, level)} download className={secondary}>
+          Download {of === "codes" ? "members" : "chapters"} CSV
+        </a>
+      </div>
+      {empty ? <p className={muted}>{empty}</p> : children}
+    </section>
+  );
+}
+
 export default function ReadersTab() {
   const answer = useStore($readers);
   const error = useStore($readersError);
@@ -248,44 +266,20 @@ export default function ReadersTab() {
         </div>
       </div>
 
-      <section className={card} aria-labelledby="reader-codes-title">
-        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-          <h2 id="reader-codes-title" className="font-serif text-xl">
-            Members ({codes.length})
-          </h2>
-          <a href={readersCsvAddress("codes", level)} download className={secondary}>
-            Download members CSV
-          </a>
-        </div>
-        {codes.length === 0 ? (
-          <p className={muted}>No access codes{level ? ` of ${level}` : ""} yet.</p>
-        ) : (
-          <SortableTable
-            caption="Members' reading"
-            columns={CODE_COLUMNS}
-            rows={codes}
-            rowKey={(c) => c.login}
-            initial={{ key: "lastVisit", descending: true }}
-            action={{ label: "Erase reading", run: askErase, name: (c) => c.login }}
-          />
-        )}
-      </section>
+      <TableSection of="codes" title={`Members (${codes.length})`} level={level} empty={codes.length === 0 && `No access codes${level ? ` of ${level}` : ""} yet.`}>
+        <SortableTable
+          caption="Members' reading"
+          columns={CODE_COLUMNS}
+          rows={codes}
+          rowKey={(c) => c.login}
+          initial={{ key: "lastVisit", descending: true }}
+          action={{ label: "Erase reading", run: askErase, name: (c) => c.login }}
+        />
+      </TableSection>
 
-      <section className={card} aria-labelledby="reader-chapters-title">
-        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-          <h2 id="reader-chapters-title" className="font-serif text-xl">
-            Chapters ({chapters.length})
-          </h2>
-          <a href={readersCsvAddress("chapters", level)} download className={secondary}>
-            Download chapters CSV
-          </a>
-        </div>
-        {chapters.length === 0 ? (
-          <p className={muted}>No chapters{level ? ` of ${level}` : ""}.</p>
-        ) : (
-          <SortableTable caption="Chapters' readers" columns={CHAPTER_COLUMNS} rows={chapters} rowKey={(c) => c.slug} initial={{ key: "position", descending: false }} />
-        )}
-      </section>
+      <TableSection of="chapters" title={`Chapters (${chapters.length})`} level={level} empty={chapters.length === 0 && `No chapters${level ? ` of ${level}` : ""}.`}>
+        <SortableTable caption="Chapters' readers" columns={CHAPTER_COLUMNS} rows={chapters} rowKey={(c) => c.slug} initial={{ key: "position", descending: false }} />
+      </TableSection>
 
       <section className={card} aria-labelledby="reader-terms-title">
         <h2 id="reader-terms-title" className="font-serif text-xl">

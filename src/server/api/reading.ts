@@ -20,9 +20,10 @@ async function requireReader(request: Request) {
 
 /**
  * POST /api/reading/heartbeat {slug, section?}: the member is reading this chapter, at this
- * subsection. 200 {counted}: false when it came within 15 s of the last counted one (the place is
- * still kept). 404 for a chapter or subsection that is not live, 403 for one the member's level
- * does not open: nothing is recorded.
+ * subsection. 204 when it counted; 202 when it came within 15 s of the last counted one (the
+ * place is still kept, nothing counted). No body either way: the page never reads one, and an
+ * unread body would keep its request open. 404 for a chapter or subsection that is not live, 403
+ * for one the member's level does not open: nothing is recorded.
  */
 export const heartbeat = route({
   POST: async (request) => {
@@ -31,7 +32,7 @@ export const heartbeat = route({
     const outcome = await recordHeartbeat(await database(), session, body);
     if (outcome === "not_found") throw notFound("No such chapter or subsection.");
     if (outcome === "forbidden") throw forbidden();
-    return json({ counted: outcome === "counted" });
+    return new Response(null, { status: outcome === "counted" ? 204 : 202 });
   },
 });
 
