@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
 import type { Level } from "../../src/lib/levels.ts";
 import { hydrated } from "./reader-helpers.ts";
 import { E2E_DATA_DIR } from "./server.ts";
@@ -100,4 +100,16 @@ export async function openChapters(page: Page): Promise<void> {
   await page.reload();
   await hydrated(page);
   await showLevel(page, "Mastermind");
+}
+
+/** Issues an access code through the admin API, in a browser context of its own; answers its login and password. */
+export async function issueCode(browser: Browser, data: { level: Level; maxSessions?: number }): Promise<{ login: string; password: string }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await adminLogin(page);
+  const response = await page.request.post("/api/admin/access-codes", { data });
+  expect(response.status(), await response.text()).toBe(201);
+  const code = (await response.json()) as { login: string; password: string };
+  await context.close();
+  return code;
 }

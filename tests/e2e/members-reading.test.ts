@@ -2,22 +2,11 @@
  * Members' reading (issue 23): a member reads on a phone in one browser, and continues on a
  * desktop in another, at the subsection where they stopped: /resume and the profile offer it.
  */
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
-import { adminLogin } from "./admin-fixtures.ts";
+import { issueCode } from "./admin-fixtures.ts";
 import { seriousViolations } from "./axe.ts";
 import { hydrated } from "./reader-helpers.ts";
-
-async function newCode(browser: Browser): Promise<{ login: string; password: string }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await adminLogin(page);
-  const response = await page.request.post("/api/admin/access-codes", { data: { level: "Architect", maxSessions: 3 } });
-  expect(response.status(), await response.text()).toBe(201);
-  const code = (await response.json()) as { login: string; password: string };
-  await context.close();
-  return code;
-}
 
 async function signIn(page: Page, code: { login: string; password: string }): Promise<void> {
   await page.goto("/resume");
@@ -29,7 +18,7 @@ async function signIn(page: Page, code: { login: string; password: string }): Pr
 }
 
 test("a member reads on a phone and continues on a desktop at the same subsection, from /resume and the profile", async ({ page, browser }) => {
-  const code = await newCode(browser);
+  const code = await issueCode(browser, { level: "Architect", maxSessions: 3 });
   const chapters = (await (await page.request.get("/api/chapters")).json()) as Array<{ slug: string; title: string; level: string; order: number }>;
   const architect = chapters.filter((c) => c.level === "Architect").sort((a, b) => a.order - b.order)[0]!;
 

@@ -3,24 +3,12 @@
  * in on another device (beyond the code's cap) is told so on /resume, once, on a phone and a
  * desktop; a reader who signed out is not.
  */
-import type { Browser } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
-import { adminLogin } from "./admin-fixtures.ts";
+import { issueCode } from "./admin-fixtures.ts";
 import { seriousViolations } from "./axe.ts";
 import { hydrated } from "./reader-helpers.ts";
 
 const NOTICE = /You were signed out here because your access code was used to sign in on another device/;
-
-async function codeWithOneSession(browser: Browser): Promise<{ login: string; password: string }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await adminLogin(page);
-  const response = await page.request.post("/api/admin/access-codes", { data: { level: "Architect", maxSessions: 1 } });
-  expect(response.status(), await response.text()).toBe(201);
-  const code = (await response.json()) as { login: string; password: string };
-  await context.close();
-  return code;
-}
 
 for (const size of [
   { name: "phone", width: 390, height: 844, theme: "light" },
@@ -29,7 +17,7 @@ for (const size of [
   test(`a reader signed out by a sign-in on another device is told so on /resume (${size.name}, ${size.theme} theme)`, async ({ page, browser }) => {
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.addInitScript((value) => localStorage.setItem("book-theme", value), size.theme);
-    const code = await codeWithOneSession(browser);
+    const code = await issueCode(browser, { level: "Architect", maxSessions: 1 });
     const architect = ((await (await page.request.get("/api/chapters")).json()) as Array<{ slug: string; level: string }>).find(
       (chapter) => chapter.level === "Architect",
     )!;
