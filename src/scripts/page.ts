@@ -293,7 +293,7 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   let last = remembered?.slug === slug ? remembered.section : undefined;
   // The offer's "Continue reading" is a link to the subsection; either choice puts the offer away.
   if (last && document.getElementById(last) && !location.hash && scrollY < 100) {
-    offer.querySelector("strong")!.textContent = remembered!.sectionTitle ?? "further down";
+    offer.querySelector("strong")!.textContent = remembered!.sectionTitle!;
     offer.querySelector("a")!.href = `#${last}`;
     offer.hidden = false;
     offer.addEventListener("click", (event) => (event.target as Element).closest("a,button") && (offer.hidden = true));

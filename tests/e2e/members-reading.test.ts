@@ -6,15 +6,12 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { issueCode } from "./admin-fixtures.ts";
 import { seriousViolations } from "./axe.ts";
-import { hydrated } from "./reader-helpers.ts";
+import { enterCode, hydrated } from "./reader-helpers.ts";
 
 async function signIn(page: Page, code: { login: string; password: string }): Promise<void> {
   await page.goto("/resume");
   await hydrated(page);
-  await page.getByLabel("Access Code").fill(code.login);
-  await page.getByLabel("Password").fill(code.password);
-  await page.getByRole("button", { name: "Enter" }).click();
-  await expect(page.getByRole("heading", { name: "System Access Granted" })).toBeVisible();
+  await enterCode(page, code);
 }
 
 test("a member reads on a phone and continues on a desktop at the same subsection, from /resume and the profile", async ({ page, browser }) => {

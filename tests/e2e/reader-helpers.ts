@@ -1,5 +1,5 @@
 /** Small helpers shared by the reader's end-to-end tests. */
-import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 export interface ListedChapter {
   id: number;
@@ -42,4 +42,12 @@ export async function awake(page: Page): Promise<void> {
     }
   });
   await page.waitForFunction(() => document.querySelectorAll("astro-island[ssr]").length === 0, undefined, { timeout: 10_000 });
+}
+
+/** Signs in with `code` through /resume's form (the page open on /resume), and waits for 'System Access Granted'. */
+export async function enterCode(page: Page, code: { login: string; password: string }): Promise<void> {
+  await page.getByLabel("Access Code").fill(code.login);
+  await page.getByLabel("Password").fill(code.password);
+  await page.getByRole("button", { name: "Enter" }).click();
+  await expect(page.getByRole("heading", { name: "System Access Granted" })).toBeVisible();
 }

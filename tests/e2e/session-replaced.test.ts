@@ -6,7 +6,7 @@
 import { expect, test } from "./page-test.ts";
 import { issueCode } from "./admin-fixtures.ts";
 import { seriousViolations } from "./axe.ts";
-import { hydrated } from "./reader-helpers.ts";
+import { enterCode, hydrated } from "./reader-helpers.ts";
 
 const NOTICE = /You were signed out here because your access code was used to sign in on another device/;
 
@@ -25,10 +25,7 @@ for (const size of [
     // This device signs in and reads.
     await page.goto("/resume");
     await hydrated(page);
-    await page.getByLabel("Access Code").fill(code.login);
-    await page.getByLabel("Password").fill(code.password);
-    await page.getByRole("button", { name: "Enter" }).click();
-    await expect(page.getByRole("heading", { name: "System Access Granted" })).toBeVisible();
+    await enterCode(page, code);
     await page.goto(`/${architect.slug}`);
     await expect(page.locator("main h1")).toBeVisible();
 
@@ -51,10 +48,7 @@ for (const size of [
     await expect(page.getByText(NOTICE)).toHaveCount(0);
 
     // Signing in again continues here, and a reader who signs out is not told anything.
-    await page.getByLabel("Access Code").fill(code.login);
-    await page.getByLabel("Password").fill(code.password);
-    await page.getByRole("button", { name: "Enter" }).click();
-    await expect(page.getByRole("heading", { name: "System Access Granted" })).toBeVisible();
+    await enterCode(page, code);
     await page.getByRole("button", { name: "Exit System" }).click();
     await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
     await page.goto(`/${architect.slug}`);
