@@ -46,7 +46,8 @@ const schema = z.object({
       .optional(),
   ),
   COOKIE_SECURE: optionalText.pipe(z.enum(["true", "false"]).optional()),
-  BUILD_HOOK_URL: optionalText.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL (a Netlify build hook)" }).optional()),
+  // Checked in readConfig, not here: a malformed one must not stop the site (see buildHookProblem).
+  BUILD_HOOK_URL: optionalText,
   RETENTION_UNFINISHED_SCAN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_DELETED_CONTENT_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
   RETENTION_UNUSED_PHOTO_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
@@ -91,11 +92,20 @@ export type Config = {
   secureCookies: boolean;
   /** Netlify build hook that republishes the static pages after content changes (Netlify only). */
   buildHookUrl: string | undefined;
+  /**
+   * Why BUILD_HOOK_URL is set but unusable (not an https:// URL), in words for the publish status;
+   * `buildHookUrl` is then undefined. Like a missing hook, only republishing the static pages fails.
+   */
+  buildHookProblem?: string;
   /** Local host only: proxies whose X-Forwarded-For names the client (TRUSTED_PROXY). */
   trustedProxies: string[];
   /** How long what nobody needs any more is kept (src/server/maintenance/retention.ts). */
   retention: RetentionPolicy;
 };
+
+/** What the publish status and the function log say of a BUILD_HOOK_URL that is not an https:// URL. */
+export const MALFORMED_HOOK =
+  "BUILD_HOOK_URL is set, but not to an https:// URL, so content changes cannot reach the static pages (chapter lists, sitemap, search index). Set it to the build hook's URL as Netlify shows it (Site configuration > Build & deploy > Build hooks), with the Functions scope, then deploy the site again (which also publishes the waiting changes).";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -161,8 +171,10 @@ export function readConfig(
       `Configuration: SESSION_SECRET is not set. On Netlify set it to at least 32 random bytes (openssl rand -base64 48). ${WHERE_TO_SET}`,
     );
   }
-  // A production deploy without BUILD_HOOK_URL still serves everything: only publishing a change
-  // of the static pages needs it, and the publish status says so (src/server/publish/state.ts).
+  // A production deploy without BUILD_HOOK_URL, or with a malformed one, still serves everything:
+  // only publishing a change of the static pages needs it, and the publish status says so
+  // (src/server/publish/state.ts).
+  const hookValid = values.BUILD_HOOK_URL === undefined || z.url({ protocol: /^https$/ }).safeParse(values.BUILD_HOOK_URL).success;
   const siteUrl = values.SITE_URL ?? (onNetlify ? values.URL : undefined);
   return {
     platform,
@@ -176,7 +188,8 @@ export function readConfig(
     siteUrl,
     sessionSecret: values.SESSION_SECRET,
     secureCookies: values.COOKIE_SECURE ? values.COOKIE_SECURE === "true" : onNetlify || (siteUrl?.startsWith("https://") ?? false),
-    buildHookUrl: values.BUILD_HOOK_URL,
+    buildHookUrl: hookValid ? values.BUILD_HOOK_URL : undefined,
+    ...(hookValid ? {} : { buildHookProblem: MALFORMED_HOOK }),
     trustedProxies: values.TRUSTED_PROXY ?? [],
     retention: {
       unfinishedScanDays: values.RETENTION_UNFINISHED_SCAN_DAYS,
@@ -206,7 +219,8 @@ export function loadFunctionConfig(deployContext: string | undefined): Config {
   if (override) return override;
   if (!cached || cached.deployContext !== deployContext) {
     cached = readConfig(platformEnv(), "netlify-functions", deployContext);
-    if (deployContext === "production" && !cached.buildHookUrl) {
+    if (cached.buildHookProblem) console.warn(`Configuration: ${cached.buildHookProblem}`);
+    else if (deployContext === "production" && !cached.buildHookUrl) {
       console.warn(
         `Configuration: BUILD_HOOK_URL is not set, so content changes cannot republish the static pages (the admin panel's publish status says so too). Create a build hook (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL to its URL. ${WHERE_TO_SET}`,
       );

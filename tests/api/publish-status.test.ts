@@ -8,7 +8,7 @@
  * of the content it built.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { config, useConfig } from "../../src/server/config.ts";
+import { config, MALFORMED_HOOK, readConfig, useConfig } from "../../src/server/config.ts";
 import { snapshotStamp, takeSnapshot } from "../../src/server/build/snapshot.ts";
 import { eq } from "../../src/server/db/orm.ts";
 import { chapters } from "../../src/server/db/schema.ts";
@@ -110,7 +110,7 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
     expect(later).toMatchObject({ state: "failed", error: STALE_BUILD, searchIndex: { state: "outdated" } });
   });
 
-  it("reports a missing BUILD_HOOK_URL in production, before any publish and after a change (which stays pending)", async () => {
+  it("reports a missing or malformed BUILD_HOOK_URL in production, before any publish and after a change (which stays pending)", async () => {
     useConfig({ ...previous, platform: "netlify-functions", deployContext: "production", buildHookUrl: undefined });
     process.env.SITE_ID = "test-site";
     process.env.NETLIFY_PURGE_API_TOKEN = "test-purge-token";
@@ -127,8 +127,18 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
       expect(view).toMatchObject({ state: "failed", error: MISSING_HOOK, pending: true, cachePurge: { state: "done" }, searchIndex: { state: "outdated" } });
       // The purge went out (the change is live on the chapter pages); no build could be asked for.
       expect(requests.filter((url) => url.endsWith("/api/v1/purge")).length).toBeGreaterThanOrEqual(1);
+      // A malformed hook (a typo, or http://) serves the site too, and the status names it.
+      const malformed = readConfig({ DATABASE_URL: "postgres://x@localhost/db", SESSION_SECRET: "s".repeat(32), BUILD_HOOK_URL: "api.netlify.com/build_hooks/typo" }, "netlify-functions", "production");
+      expect(malformed).toMatchObject({ buildHookUrl: undefined, buildHookProblem: MALFORMED_HOOK });
+      useConfig({ ...previous, platform: "netlify-functions", deployContext: "production", buildHookUrl: undefined, buildHookProblem: MALFORMED_HOOK });
+      expect(await readPublishView(database.db)).toMatchObject({ state: "failed", error: MALFORMED_HOOK, pending: true });
+      await callBuildHook(database.db);
+      expect(await readPublishView(database.db)).toMatchObject({ state: "failed", error: MALFORMED_HOOK });
+      // Once the hook is set right, the hook's old complaint goes: the change waits for Publish.
+      useConfig({ ...previous, platform: "netlify-functions", deployContext: "production", buildHookUrl: "https://api.netlify.com/build_hooks/x", buildHookProblem: undefined });
+      expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null, pending: true });
       // A deploy preview needs no hook: nothing to report there.
-      useConfig({ ...previous, platform: "netlify-functions", deployContext: "deploy-preview", buildHookUrl: undefined });
+      useConfig({ ...previous, platform: "netlify-functions", deployContext: "deploy-preview", buildHookUrl: undefined, buildHookProblem: undefined });
       await markPublished(database.db, new Date(), await stamp());
       expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null });
     } finally {

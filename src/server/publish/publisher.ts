@@ -105,10 +105,10 @@ async function startBuild(db: Database, now: Date, force: boolean): Promise<void
  * comes first, in one statement: of several instances saving at once, one calls the hook.
  */
 export async function callBuildHook(db: Database, now = new Date(), force = false): Promise<void> {
-  const hook = config().buildHookUrl;
+  const { buildHookUrl: hook, buildHookProblem } = config();
   if (!hook) {
     // Nothing starts, so the change stays pending; the rest of the site is unaffected.
-    await markFailed(db, MISSING_HOOK);
+    await markFailed(db, buildHookProblem ?? MISSING_HOOK);
     return;
   }
   if (force) await markStarted(db, now);

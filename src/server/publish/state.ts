@@ -10,7 +10,7 @@
  * build it still holds the old text, words since changed or withdrawn included).
  */
 import { eq, sql } from "../db/orm.ts";
-import { config, type Config } from "../config.ts";
+import { config, MALFORMED_HOOK, type Config } from "../config.ts";
 import type { Database } from "../db/types.ts";
 import { publishState } from "../db/schema.ts";
 import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
@@ -63,7 +63,7 @@ export interface ViewContext {
   cachePurge: CachePurgeView;
   /** The content stamp the static pages would have if built now. */
   currentStamp: string;
-  settings: Pick<Config, "platform" | "deployContext" | "buildHookUrl">;
+  settings: Pick<Config, "platform" | "deployContext" | "buildHookUrl" | "buildHookProblem">;
   now: Date;
 }
 
@@ -76,15 +76,21 @@ export function toPublishView(row: Row, { cachePurge, currentStamp, settings, no
   const pending = isPending(row);
   const stale = row.state === "publishing" && row.startedAt !== null && now.getTime() - row.startedAt.getTime() > STALE_BUILD_MS;
   const problems: string[] = [];
-  if (row.state === "failed" && row.error) problems.push(row.error);
+  // A publish that failed for want of a usable hook is told as the hook's setting is now: fixed,
+  // or still (or otherwise) wrong, which is added below.
+  const hookFailure = row.error === MISSING_HOOK || row.error === MALFORMED_HOOK;
+  const rowFailed = row.state === "failed" && !hookFailure;
+  if (rowFailed && row.error) problems.push(row.error);
   if (stale) problems.push(STALE_BUILD);
   if (cachePurge.state === "failed") problems.push(purgeFailedMessage(cachePurge.lastError));
   const hookMissing = settings.platform === "netlify-functions" && settings.deployContext === "production" && !settings.buildHookUrl;
-  if (hookMissing && !problems.includes(MISSING_HOOK)) problems.push(MISSING_HOOK);
-  const failed = row.state === "failed" || problems.length > 0;
+  // (A malformed hook is named wherever it is set: it is a typo to fix, not a choice.)
+  const hookProblem = settings.buildHookProblem ?? (hookMissing ? MISSING_HOOK : undefined);
+  if (hookProblem && !problems.includes(hookProblem)) problems.push(hookProblem);
+  const failed = rowFailed || problems.length > 0;
   const building = row.state === "publishing" && !stale;
   return {
-    state: failed ? "failed" : (row.state as PublishStateName),
+    state: failed ? "failed" : row.state === "failed" ? "live" : (row.state as PublishStateName),
     lastPublishedAt: row.lastPublishedAt?.toISOString() ?? null,
     error: problems.length > 0 ? problems.join(" ") : null,
     pending,
