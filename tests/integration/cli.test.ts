@@ -76,7 +76,11 @@ describe("npm run codes", { timeout: 90_000 }, () => {
   it("refuses bad input clearly, with a non-zero exit", () => {
     const level = run("codes", ["create", "--level", "Wizard"]);
     expect(level.status).toBe(2);
-    expect(level.stderr).toContain("--level must be one of Operator, Architect, Mastermind.");
+    expect(level.stderr).toContain("--level must be Architect or Mastermind (Operator is open to everyone and needs no code).");
+    // As in the admin panel, no code is issued for the open level.
+    const open = run("codes", ["create", "--level", "Operator"]);
+    expect(open.status).toBe(2);
+    expect(open.stderr).toContain("Operator is open to everyone and needs no code");
     const taken = run("codes", ["create", "--level", "Architect", "--login", "Mastermind0001"]);
     expect(taken.status).toBe(1);
     expect(taken.stderr).toContain('The access code "Mastermind0001" already exists.');
@@ -102,7 +106,7 @@ describe.skipIf(!baseUrl)("npm run codes against DATABASE_URL", () => {
   it("works on PostgreSQL", async () => {
     const scratch = await createScratchDatabase(baseUrl!);
     try {
-      const created = run("codes", ["create", "--level", "Operator", "--json"], { DATABASE_URL: scratch.url });
+      const created = run("codes", ["create", "--level", "Architect", "--json"], { DATABASE_URL: scratch.url });
       expect(created.status).toBe(0);
       const listed = JSON.parse(run("codes", ["list", "--json"], { DATABASE_URL: scratch.url }).stdout) as Array<{ login: string }>;
       expect(listed.map((c) => c.login)).toEqual([JSON.parse(created.stdout).login]);

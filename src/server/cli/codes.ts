@@ -15,7 +15,7 @@
  * Works against DATABASE_URL, or the embedded database while the server is stopped.
  */
 import { parseArgs } from "node:util";
-import { isLevel, LEVELS } from "../../lib/levels.ts";
+import { DEFAULT_LEVEL, isLevel, LOCKED_LEVELS } from "../../lib/levels.ts";
 import { expiresAtSchema, maxSessionsSchema } from "../../lib/content-schemas.ts";
 import {
   endAccessCodeSessions,
@@ -29,7 +29,7 @@ import {
 import { withDatabase } from "./with-database.ts";
 
 const USAGE = `Usage: npm run --silent codes -- <command>
-  create --level ${LEVELS.join("|")} [--login NAME] [--password PW] [--expires DATE] [--max-sessions N] [--json]
+  create --level ${LOCKED_LEVELS.join("|")} [--login NAME] [--password PW] [--expires DATE] [--max-sessions N] [--json]
   list [--json]
   deactivate LOGIN
   activate LOGIN
@@ -108,7 +108,10 @@ const limitsText = (code: { expiresAt: Date | null; maxSessions: number }) =>
 
 switch (command) {
   case "create": {
-    if (!isLevel(values.level)) fail(`--level must be one of ${LEVELS.join(", ")}.`);
+    // As the admin panel: Operator is open to everyone, so a code for it would give nothing.
+    if (!isLevel(values.level) || !LOCKED_LEVELS.includes(values.level)) {
+      fail(`--level must be ${LOCKED_LEVELS.join(" or ")} (${DEFAULT_LEVEL} is open to everyone and needs no code).`);
+    }
     const level = values.level;
     await withDatabase(async ({ db, migrate }) => {
       await migrate();
