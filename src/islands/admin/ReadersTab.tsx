@@ -9,6 +9,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState } from "react";
 import { LEVELS } from "../../lib/levels.ts";
 import { READING_TERMS } from "../../lib/reading-terms.ts";
+import { railNumber } from "../reader/links.ts";
 import { $readers, $readersError, eraseReading, loadReaders, readersCsvAddress, type ChapterReading, type CodeReading } from "../../stores/admin-readers.ts";
 import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
 import LoadError from "./LoadError.tsx";
@@ -23,12 +24,11 @@ export function formatDuration(seconds: number | null): string {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
 
-const two = (n: number) => String(n).padStart(2, "0");
 
 /** Where a code stands: "Architect 3 of 7: Title, 02 Part". */
 export function placeText(place: CodeReading["place"]): string {
   if (!place) return "—";
-  const part = place.sectionNumber ? `, ${two(place.sectionNumber)} ${place.sectionTitle}` : "";
+  const part = place.sectionNumber ? `, ${railNumber(place.sectionNumber)} ${place.sectionTitle}` : "";
   return `${place.level} ${place.position} of ${place.of}: ${place.title}${part}`;
 }
 
@@ -77,7 +77,7 @@ const CHAPTER_COLUMNS: Column<ChapterReading>[] = [
     value: (c) => levelRank(c.level) * 10_000 + c.position,
     show: (c) => (
       <>
-        <span className="font-mono text-xs text-[var(--color-muted)]">{two(c.position)}</span> {c.title}
+        <span className="font-mono text-xs text-[var(--color-muted)]">{railNumber(c.position)}</span> {c.title}
       </>
     ),
   },

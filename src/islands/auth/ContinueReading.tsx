@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import { apiRequest } from "../../lib/api-client.ts";
+import { railNumber } from "../reader/links.ts";
 
 export interface ReadingPlace {
   slug: string;
@@ -37,7 +38,7 @@ export default function ContinueReading({ className = "" }: { className?: string
       <p className="mt-3 font-serif text-xl">{place.title}</p>
       {place.sectionTitle && (
         <p className="mt-1 text-[var(--color-muted)]">
-          <span className="font-mono text-sm text-[var(--color-accent)]">{String(place.sectionNumber).padStart(2, "0")}</span> {place.sectionTitle}
+          <span className="font-mono text-sm text-[var(--color-accent)]">{railNumber(place.sectionNumber!)}</span> {place.sectionTitle}
         </p>
       )}
       <a href={placeHref(place)} className="cta-button mt-4">

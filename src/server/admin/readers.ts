@@ -6,10 +6,11 @@
  *
  * Only live chapters count: a deleted chapter's reading leaves the figures with it.
  */
-import { and, asc, eq, isNull, sql } from "../db/orm.ts";
+import { asc, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
 import { accessCodes, chapters, readingDays, readingPlaces, readingSessions, subsections } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
+import { publicChapter, publicSubsection } from "../repositories/chapters.ts";
 import { LEVELS, levelOf, type Level } from "../../lib/levels.ts";
 import { csvCell } from "./submissions.ts";
 import type { ChapterReading, CodeReading, ReadersReport } from "../../lib/readers.ts";
@@ -24,7 +25,6 @@ const median = (values: number[]): number | null => {
 };
 
 export async function readersReport(db: Database): Promise<ReadersReport> {
-  const liveChapter = and(isNull(chapters.deletedAt), eq(chapters.status, "published"));
   // (One statement at a time: on PGlite they queue anyway, and a pool answers each in turn.)
   const totals = await db
     .select({
@@ -43,7 +43,7 @@ export async function readersReport(db: Database): Promise<ReadersReport> {
   const book = await db
     .select({ id: chapters.id, slug: chapters.slug, title: chapters.title, level: chapters.level })
     .from(chapters)
-    .where(liveChapter)
+    .where(publicChapter())
     .orderBy(asc(chapters.order), asc(chapters.id));
   const places = await db
     .select({ code: readingPlaces.accessCodeId, chapter: readingPlaces.chapterId, subsection: readingPlaces.subsectionId })
@@ -51,7 +51,7 @@ export async function readersReport(db: Database): Promise<ReadersReport> {
   const parts = await db
     .select({ id: subsections.id, chapter: subsections.chapterId, title: subsections.title })
     .from(subsections)
-    .where(and(isNull(subsections.deletedAt), eq(subsections.status, "published")))
+    .where(publicSubsection())
     .orderBy(asc(subsections.order), asc(subsections.id));
 
   // The book: each live chapter's level and position in it; each live subsection's number.

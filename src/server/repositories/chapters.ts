@@ -37,8 +37,8 @@ export const chapterColumns = readerColumns(getTableColumns(chapters));
 export const subsectionColumns = readerColumns(getTableColumns(subsections));
 
 /** Rows a reader may get: live (not deleted) and published. */
-const publicChapter = () => and(isNull(chapters.deletedAt), eq(chapters.status, "published"));
-const publicSubsection = () => and(isNull(subsections.deletedAt), eq(subsections.status, "published"));
+export const publicChapter = () => and(isNull(chapters.deletedAt), eq(chapters.status, "published"));
+export const publicSubsection = () => and(isNull(subsections.deletedAt), eq(subsections.status, "published"));
 
 /** Level rank for sorting: a chapter with no level counts as Operator. */
 export const levelRank = sql`case coalesce(${chapters.level}, 'Operator') when 'Operator' then 0 when 'Architect' then 1 else 2 end`;

@@ -32,7 +32,8 @@ const activeBody = z.object({ active: z.boolean({ error: "must be true or false"
 
 const dateOf = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value));
 
-const knownLogin = (login: string) => {
+/** The login in an address, checked: one that cannot be a code is 404 before any query. */
+export const knownLogin = (login: string) => {
   if (!LOGIN_PATTERN.test(login)) throw notFound(`No access code "${login.slice(0, 64)}".`);
   return login;
 };

@@ -7,13 +7,13 @@
  */
 import { isLevel } from "../../../lib/levels.ts";
 import { requireAdmin } from "../../access/admin.ts";
+import { knownLogin } from "./access-codes.ts";
 import { chaptersCsv, codesCsv, eraseReading, readersReport } from "../../admin/readers.ts";
 import { config } from "../../config.ts";
 import { database } from "../../db/index.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { badRequest } from "../../http/errors.ts";
 import { requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
-import { LOGIN_PATTERN } from "../../repositories/access-codes.ts";
 
 export const adminReaders = route({
   GET: async (request) => {
@@ -52,7 +52,6 @@ export const adminEraseReading = route<[login: string]>({
   DELETE: async (request, login) => {
     await requireAdmin(request);
     requireSameSite(request);
-    if (!LOGIN_PATTERN.test(login)) throw notFound(`No access code "${login.slice(0, 64)}".`);
-    return json(await eraseReading(await database(), login));
+    return json(await eraseReading(await database(), knownLogin(login)));
   },
 });
