@@ -12,6 +12,7 @@ import { accessCodes } from "../../src/server/db/schema.ts";
 import { issueAccessCode, setAccessCodeActive } from "../../src/server/repositories/access-codes.ts";
 import { getChapterPageKey, listChapters } from "../../src/server/repositories/chapters.ts";
 import { createScratchDatabase, databaseTargets, testDatabaseUrl, type TestDatabase } from "../support/databases.ts";
+import { statementsOf } from "../support/query-count.ts";
 
 describe.each(databaseTargets())("the chapter page key on $name", (target) => {
   let database: TestDatabase;
@@ -38,6 +39,48 @@ describe.each(databaseTargets())("the chapter page key on $name", (target) => {
     expect((await getChapterPageKey(db, chapter!.slug, sid, new Date(Date.now() + 31 * 24 * 3600 * 1000))).readerLevel).toBeNull();
     await setAccessCodeActive(db, code.login, false);
     expect((await getChapterPageKey(db, chapter!.slug, sid)).readerLevel).toBeNull();
+  });
+
+  it("answers asks made at once in one statement, each with its own chapter and session, read after it was asked", async () => {
+    const { db } = database;
+    const [architect] = await listChapters(db, ["Architect"]);
+    const [mastermind] = await listChapters(db, ["Mastermind"]);
+    const session = async (level: "Architect" | "Mastermind") => {
+      const code = await issueAccessCode(db, { level });
+      const [row] = await db.select({ id: accessCodes.id }).from(accessCodes).where(eq(accessCodes.login, code.login));
+      return { ...code, sid: (await issueSession(db, "reader", { accessCodeId: row!.id })).sid };
+    };
+    const [one, other, ended] = [await session("Architect"), await session("Mastermind"), await session("Mastermind")];
+    await setAccessCodeActive(db, ended.login, false);
+    const asks: Array<[string, string | null, Date?]> = [
+      [architect!.slug, one.sid],
+      [mastermind!.slug, other.sid],
+      [mastermind!.slug, ended.sid],
+      ["no-such-chapter", other.sid],
+      [architect!.slug, null],
+      [architect!.slug, one.sid, new Date(Date.now() + 31 * 24 * 3600 * 1000)],
+    ];
+    let keys: Awaited<ReturnType<typeof getChapterPageKey>>[] = [];
+    const statements = await statementsOf(async () => {
+      keys = await Promise.all(asks.map(([slug, sid, now]) => getChapterPageKey(db, slug, sid, now)));
+    });
+    expect(statements).toHaveLength(1);
+    expect(keys.map((key) => [key.chapter?.id ?? null, key.readerLevel])).toEqual([
+      [architect!.id, "Architect"],
+      [mastermind!.id, "Mastermind"],
+      [mastermind!.id, null],
+      [null, "Mastermind"],
+      [architect!.id, null],
+      [architect!.id, null],
+    ]);
+    expect(new Set(keys.map((key) => key.version)).size).toBe(1);
+    // Each ask is read after it was made: an ask never shares the answer of a statement already on
+    // its way, so a code ended meanwhile is seen by the next ask.
+    const first = getChapterPageKey(db, architect!.slug, one.sid);
+    await new Promise((resolve) => setImmediate(resolve));
+    await setAccessCodeActive(db, one.login, false);
+    expect((await getChapterPageKey(db, architect!.slug, one.sid)).readerLevel).toBeNull();
+    expect((await first).chapter?.id).toBe(architect!.id);
   });
 });
 

@@ -5,7 +5,7 @@
  * a removed admin) revokes it at once.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, or, sql, type Placeholder, type SQL } from "../db/orm.ts";
+import { and, eq, gt, isNull, or, sql, type SQL } from "../db/orm.ts";
 import { SignJWT, jwtVerify } from "jose";
 import type { Database } from "../db/types.ts";
 import { accessCodes, adminAccounts, sessions } from "../db/schema.ts";
@@ -144,9 +144,9 @@ export async function readerSession(db: Database, request: Request, now = new Da
 
 /**
  * What makes `sid` a live reader session (of sessions joined with access_codes) at `now`: one
- * definition. Either may be a placeholder, for a prepared statement.
+ * definition. Either may be a column of the statement it is part of (for a prepared statement).
  */
-function liveReaderSession(sid: string | Placeholder, now: Date | Placeholder): SQL {
+function liveReaderSession(sid: string | SQL, now: Date | SQL): SQL {
   return and(
     eq(sessions.sid, sid),
     gt(sessions.expire, now),
@@ -156,13 +156,16 @@ function liveReaderSession(sid: string | Placeholder, now: Date | Placeholder): 
 }
 
 /**
- * The level of the live reader session named by the placeholders `sid` and `now`, as a scalar
- * subquery (null without one; a null `sid` names none), for a prepared statement that checks the
- * session with what it reads (the chapter page: one round trip, planned once per connection).
+ * The level of the live reader session `sid` names at `now` (both columns of the statement it is
+ * part of), as a scalar subquery: null without one (a null `sid` names none). For a prepared
+ * statement that checks sessions with what it reads (the chapter page: one round trip, planned
+ * once per connection).
  */
-export const READER_LEVEL_OF_PLACEHOLDERS: SQL<string | null> = sql<string | null>`(SELECT ${accessCodes.level} FROM ${sessions}
+export function readerLevelOf(sid: SQL, now: SQL): SQL<string | null> {
+  return sql<string | null>`(SELECT ${accessCodes.level} FROM ${sessions}
   INNER JOIN ${accessCodes} ON ${accessCodes.id} = ${sessions.accessCodeId}
-  WHERE ${liveReaderSession(sql.placeholder("sid"), sql.placeholder("now"))})`;
+  WHERE ${liveReaderSession(sid, now)})`;
+}
 
 export interface AdminSession {
   sid: string;

@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { CLIENT_IP_HEADER } from "../http/request.ts";
-import { cachedAnswer, type CdnCache } from "./cdn-cache.ts";
+import { cachedAnswer, editHeaders, type CdnCache } from "./cdn-cache.ts";
 import type { FunctionRoute } from "./functions.ts";
 import type { NetlifyConfig } from "./netlify-config.ts";
 import { staticAnswer, type PlainAnswer, type StaticFile, type StaticSite } from "./static-site.ts";
@@ -32,9 +32,7 @@ export function createFetchHandler(options: HostOptions): (request: Request) => 
     const response = await answer(request, options, 0);
     // As browsers ignore HSTS over plain http, the local host only sends it behind HTTPS.
     if (request.headers.get("x-forwarded-proto") === "https" || !response.headers.has("strict-transport-security")) return response;
-    const headers = new Headers(response.headers);
-    headers.delete("strict-transport-security");
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return editHeaders(response, (headers) => headers.delete("strict-transport-security"));
   };
 }
 

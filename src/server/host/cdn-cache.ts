@@ -77,8 +77,8 @@ export class CdnCache {
     const generation = this.generation;
     const response = await origin();
     const lifetime = request.method === "GET" ? cdnLifetime(response.headers) : 0;
-    const headers = [...response.headers].filter(([name]) => !CDN_HEADERS.includes(name) && name !== "set-cookie");
     if (lifetime === 0) return withoutCdnHeaders(response, "fwd=miss");
+    const headers = [...response.headers].filter(([name]) => !CDN_HEADERS.includes(name) && name !== "set-cookie");
     const body = new Uint8Array(await response.arrayBuffer());
     const compress = !response.headers.has("content-encoding") && /^(text\/|application\/json)/.test(response.headers.get("content-type") ?? "") && body.length >= MIN_COMPRESS_BYTES;
     const entry: CachedAnswer = {
@@ -137,10 +137,26 @@ function answer(request: Request, entry: CachedAnswer, status: string): Response
 }
 
 function withoutCdnHeaders(response: Response, status: string): Response {
-  const headers = new Headers(response.headers);
-  for (const name of CDN_HEADERS) headers.delete(name);
-  headers.set("cache-status", `"Netlify Edge"; ${status}`);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  return editHeaders(response, (headers) => {
+    for (const name of CDN_HEADERS) headers.delete(name);
+    headers.set("cache-status", `"Netlify Edge"; ${status}`);
+  });
+}
+
+/**
+ * `response` with its headers edited: in place where they may be (a Response a function made),
+ * else on a copy (one from fetch() or Response.redirect(), whose headers are immutable).
+ */
+export function editHeaders(response: Response, edit: (headers: Headers) => void): Response {
+  try {
+    edit(response.headers);
+    return response;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const headers = new Headers(response.headers);
+    edit(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** The headers with Accept-Encoding added to their Vary (the answer now differs by it). */

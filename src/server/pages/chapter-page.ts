@@ -124,7 +124,20 @@ function shellPlaceholders(): { shellBody: string; shellPager: string } {
 }
 
 const html = (body: string | Uint8Array<ArrayBuffer>, status: number, headers: Record<string, string>) =>
-  new Response(body, { status, headers: { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", ...headers } });
+  new Response(typeof body === "string" ? body : keptBytes(body), { status, headers: { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", ...headers } });
+
+/**
+ * A kept page as a body, without a copy: a Response copies a byte array it is given (30 KB at
+ * every request), but not the chunks of a stream. Nothing downstream writes to the chunk.
+ */
+function keptBytes(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
 
 function builtPage(pathname: FunctionPage, status: number, fallback: string): Response {
   return html(sitePage(pathname) ?? `<!doctype html><title>${fallback}</title><h1>${fallback}</h1>`, status, NOT_CACHED);

@@ -6,7 +6,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
 import type { Level } from "../../lib/levels.ts";
 import type { Database } from "../db/types.ts";
-import { READER_LEVEL_OF_PLACEHOLDERS } from "../auth/session.ts";
+import { readerLevelOf } from "../auth/session.ts";
 import { chapters, contentVersion, subsections, type ChapterRow, type SubsectionRow } from "../db/schema.ts";
 
 /**
@@ -127,18 +127,52 @@ export interface ChapterPageKey {
   readerLevel: string | null;
 }
 
+/** What one request asks of the page key statement. */
+interface PageKeyAsk {
+  slug: string;
+  sid: string | null;
+  now: Date;
+  resolve(key: ChapterPageKey): void;
+  reject(error: unknown): void;
+}
+
 /**
- * The page key statement of each database: a named statement (parsed and planned once per
- * connection: a fifth of the cost of an unnamed one on PostgreSQL), or unnamed once the database
- * refused named statements (a pooler in transaction mode that does not track them).
+ * Each database's page key statement, and the asks waiting for it. The asks that arrive in one
+ * turn of the event loop go to the database together, in one statement (sent at the end of that
+ * turn, so every ask is answered by a read made after it was asked: a sign-out or an ended code
+ * is seen by the next request, as with one statement each). A function on Netlify serves one
+ * request at a time, so there it is one ask a statement; a long-lived server under load saves a
+ * round trip per request (issue 20: 7).
+ * The statement is named (parsed and planned once per connection: a fifth of the cost of an
+ * unnamed one on PostgreSQL), or unnamed once the database refused named statements (a pooler in
+ * transaction mode that does not track them).
  */
-const pageKeyStatements = new WeakMap<Database, { named: boolean; query: ReturnType<typeof pageKeyQuery>; prepared: ReturnType<ReturnType<typeof pageKeyQuery>["prepare"]> }>();
+interface PageKeyStatement {
+  named: boolean;
+  query: ReturnType<typeof pageKeyQuery>;
+  prepared: ReturnType<ReturnType<typeof pageKeyQuery>["prepare"]>;
+  waiting: PageKeyAsk[];
+}
+const pageKeyStatements = new WeakMap<Database, PageKeyStatement>();
+
+/** The most asks one statement carries (more wait for the next). */
+const MAX_ASKS = 200;
 
 function pageKeyQuery(db: Database) {
+  // The asks, numbered: slug, session id and time, given as three arrays.
+  const asks = sql`unnest(${sql.placeholder("slugs")}::text[], ${sql.placeholder("sids")}::text[], ${sql.placeholder("nows")}::timestamptz[])
+    WITH ORDINALITY AS ask(slug, sid, now, n)`;
   return db
-    .select({ version: contentVersion.version, id: chapters.id, level: chapters.level, readerLevel: READER_LEVEL_OF_PLACEHOLDERS })
+    .select({
+      n: sql<string | number>`ask.n`,
+      version: contentVersion.version,
+      id: chapters.id,
+      level: chapters.level,
+      readerLevel: readerLevelOf(sql`ask.sid`, sql`ask.now`),
+    })
     .from(contentVersion)
-    .leftJoin(chapters, and(eq(chapters.slug, sql.placeholder("slug")), isNull(chapters.deletedAt), eq(chapters.status, "published")))
+    .crossJoin(asks)
+    .leftJoin(chapters, and(eq(chapters.slug, sql`ask.slug`), isNull(chapters.deletedAt), eq(chapters.status, "published")))
     .where(eq(contentVersion.id, 1));
 }
 
@@ -149,30 +183,51 @@ const NAMED_STATEMENTS_LOST = new Set(["42P05", "26000"]);
  * The page key of the chapter at `slug`, and the level of the live reader session `sid` names
  * (null without one) read in the same statement: one round trip, the session checked at `now`.
  */
-export async function getChapterPageKey(db: Database, slug: string, sid: string | null = null, now = new Date()): Promise<ChapterPageKey> {
+export function getChapterPageKey(db: Database, slug: string, sid: string | null = null, now = new Date()): Promise<ChapterPageKey> {
   let statement = pageKeyStatements.get(db);
   if (!statement) {
     const query = pageKeyQuery(db);
-    pageKeyStatements.set(db, (statement = { named: true, query, prepared: query.prepare("chapter_page_key") }));
+    pageKeyStatements.set(db, (statement = { named: true, query, prepared: query.prepare("chapter_page_key"), waiting: [] }));
   }
+  const { waiting } = statement;
+  return new Promise((resolve, reject) => {
+    if (waiting.push({ slug, sid, now, resolve, reject }) === 1) setImmediate(() => void askAll(statement));
+  });
+}
+
+/** Sends the waiting asks, MAX_ASKS a statement, and answers each. */
+async function askAll(statement: PageKeyStatement): Promise<void> {
+  const asks = statement.waiting.splice(0);
+  await Promise.all(
+    Array.from({ length: Math.ceil(asks.length / MAX_ASKS) }, (_, i) => asks.slice(i * MAX_ASKS, (i + 1) * MAX_ASKS)).map(async (some) => {
+      try {
+        const rows = await readPageKeys(statement, some);
+        if (rows.length === 0) throw new Error("The content_version row is missing: run the migrations.");
+        for (const row of rows) {
+          some[Number(row.n) - 1]!.resolve({
+            version: Number(row.version),
+            chapter: row.id === null ? null : { id: row.id, level: row.level },
+            readerLevel: row.readerLevel,
+          });
+        }
+      } catch (error) {
+        for (const ask of some) ask.reject(error);
+      }
+    }),
+  );
+}
+
+async function readPageKeys(statement: PageKeyStatement, asks: PageKeyAsk[]) {
   // A placeholder's value goes to the driver as given: as the column would send it (PGlite reads a Date otherwise).
-  const values = { slug, sid, now: now.toISOString() };
-  let rows;
+  const values = { slugs: asks.map((ask) => ask.slug), sids: asks.map((ask) => ask.sid), nows: asks.map((ask) => ask.now.toISOString()) };
   try {
-    rows = statement.named ? await statement.prepared.execute(values) : await statement.query.execute(values);
+    return statement.named ? await statement.prepared.execute(values) : await statement.query.execute(values);
   } catch (error) {
     const code = (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
     if (!statement.named || !NAMED_STATEMENTS_LOST.has(String(code))) throw error;
     statement.named = false;
-    rows = await statement.query.execute(values);
+    return statement.query.execute(values);
   }
-  const [row] = rows;
-  if (!row) throw new Error("The content_version row is missing: run the migrations.");
-  return {
-    version: Number(row.version),
-    chapter: row.id === null ? null : { id: row.id, level: row.level },
-    readerLevel: row.readerLevel,
-  };
 }
 
 export async function getChapterPage(db: Database, slug: string): Promise<ChapterPageData | undefined> {
