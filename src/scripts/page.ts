@@ -239,17 +239,14 @@ export function startPage(): void {
   const article = document.querySelector<HTMLElement>("[data-chapter-slug]");
   if (article) onScroll.push(startReading(article, session, rail, preview));
 
+  // (No passive flag: a scroll event cannot be cancelled, so it never holds the scrolling up.)
   let frame = 0;
-  addEventListener(
-    "scroll",
-    () => {
-      frame ||= requestAnimationFrame(() => {
-        frame = 0;
-        for (const run of onScroll) run();
-      });
-    },
-    { passive: true },
-  );
+  addEventListener("scroll", () => {
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      for (const run of onScroll) run();
+    });
+  });
 }
 
 /** A chapter page: the chapter marked, the list check, heartbeats, continue reading. Answers its work on scroll. */
@@ -258,13 +255,14 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   const level = levelOf(article.dataset.chapterLevel);
 
   // The live chapter list, cached 15 minutes as the chapter-list store keeps it (which then finds
-  // it there); the list the page was built with stands in when it cannot be had.
+  // it there); the list the page was built with stands in when it cannot be had. Asked once the
+  // page has loaded: the first paint waits for nothing it fetches (issue 20: 3).
   const built = JSON.parse(document.getElementById(BUILT_CHAPTERS_ID)?.textContent || "[]") as ChapterEntry[];
   const cached = JSON.parse(read(CHAPTER_LIST_KEY, sessionStorage) || "{}") as { at?: number; chapters?: ChapterEntry[] };
   const list =
     cached.at! > Date.now() - CHAPTER_LIST_TTL_MS
       ? Promise.resolve(cached.chapters!)
-      : get<ChapterEntry[]>("/api/chapters").then((chapters) => {
+      : new Promise((loaded) => addEventListener("load", loaded)).then(() => get<ChapterEntry[]>("/api/chapters")).then((chapters) => {
           write(CHAPTER_LIST_KEY, JSON.stringify({ at: Date.now(), chapters }), sessionStorage);
           return chapters;
         }, () => built);
