@@ -7,19 +7,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { startProduct } from "../tests/support/product-server.ts";
+import { launchChromium } from "./lib/lighthouse.ts";
 import { starlightSite } from "./lib/starlight.ts";
 
 const rounds = Number(process.env.ROUNDS || 5);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sb-lcp-"));
 const server = await startProduct({ DATABASE_URL: "", DATA_DIR: work, SITE_DIR: path.join(work, "site") });
 const starlight = await starlightSite();
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const chrome = await launchChromium();
 
 async function once(url: string) {
   const lhr = (await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] }))!.lhr;

@@ -16,11 +16,16 @@ export interface LighthouseFigures {
   scriptMs: number;
 }
 
-export async function lighthouseRun(urls: string[], runs = 3): Promise<Map<string, LighthouseFigures>> {
-  const chrome = await chromeLauncher.launch({
+/** Debian's Chromium, headless, as every Lighthouse run of the bench drives it. */
+export function launchChromium(): Promise<chromeLauncher.LaunchedChrome> {
+  return chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
+}
+
+export async function lighthouseRun(urls: string[], runs = 3): Promise<Map<string, LighthouseFigures>> {
+  const chrome = await launchChromium();
   const figures = new Map<string, LighthouseFigures>();
   try {
     for (const url of urls) {
