@@ -8,7 +8,7 @@ import { issueSession } from "../../src/server/auth/session.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { connectRemote, type Connection } from "../../src/server/db/remote.ts";
 import { eq, sql } from "../../src/server/db/orm.ts";
-import { accessCodes } from "../../src/server/db/schema.ts";
+import { accessCodes, chapters } from "../../src/server/db/schema.ts";
 import { issueAccessCode, setAccessCodeActive } from "../../src/server/repositories/access-codes.ts";
 import { getChapterPageKey, listChapters } from "../../src/server/repositories/chapters.ts";
 import { createScratchDatabase, databaseTargets, testDatabaseUrl, type TestDatabase } from "../support/databases.ts";
@@ -81,6 +81,50 @@ describe.each(databaseTargets())("the chapter page key on $name", (target) => {
     await setAccessCodeActive(db, one.login, false);
     expect((await getChapterPageKey(db, architect!.slug, one.sid)).readerLevel).toBeNull();
     expect((await first).chapter?.id).toBe(architect!.id);
+  });
+});
+
+describe("the chapter page key on PGlite, kept parsed under its name", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await databaseTargets()[0]!.open();
+    await seed(database.db);
+  });
+  afterAll(() => database?.dispose());
+
+  it("is a named statement of PGlite's, which waits for a transaction under way and reads what it committed", async () => {
+    const { db } = database;
+    const [chapter] = await listChapters(db, ["Operator"]);
+    const before = await getChapterPageKey(db, chapter!.slug);
+    const prepared = (await db.execute(sql`SELECT name FROM pg_prepared_statements`)) as unknown as { rows: Array<{ name: string }> };
+    expect(prepared.rows.map((row) => row.name)).toContain("chapter_page_key");
+
+    let entered!: () => void;
+    let release!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = db.transaction(async (tx) => {
+      await tx.update(chapters).set({ title: "Held open" }).where(eq(chapters.id, chapter!.id));
+      entered();
+      await held;
+    });
+    await inside;
+    let answered = false;
+    const asked = getChapterPageKey(db, chapter!.slug).then((key) => ((answered = true), key));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Not read inside the open transaction, nor around it: it waits its turn.
+    expect(answered).toBe(false);
+    release();
+    await writing;
+    expect((await asked).version).toBeGreaterThan(before.version);
+  });
+
+  it("is parsed again, with the same answer, once PGlite has forgotten it", async () => {
+    const { db } = database;
+    const [chapter] = await listChapters(db, ["Operator"]);
+    const first = await getChapterPageKey(db, chapter!.slug);
+    await db.execute(sql`DEALLOCATE ALL`);
+    expect(await getChapterPageKey(db, chapter!.slug)).toEqual(first);
   });
 });
 

@@ -8,6 +8,7 @@ import * as schema from "./schema.ts";
 import { connection, type Connection } from "./remote.ts";
 import type { Database } from "./types.ts";
 import { queryLogger } from "./query-log.ts";
+import { offerNamedStatements } from "./named-statements.ts";
 
 export class DataDirBusyError extends Error {
   override name = "DataDirBusyError";
@@ -17,6 +18,7 @@ export class DataDirBusyError extends Error {
 export async function openPglite(dataDir: string | null): Promise<Connection<"pglite">> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
+  const { pgliteStatement } = await import("./pglite-statement.ts");
   let releaseLock = () => {};
   let dir: string | undefined;
   if (dataDir) {
@@ -27,6 +29,7 @@ export async function openPglite(dataDir: string | null): Promise<Connection<"pg
   try {
     const client = await PGlite.create(dir ? { dataDir: dir } : {});
     const db = drizzle({ client, schema, logger: queryLogger }) as unknown as Database;
+    offerNamedStatements(db, (name, text) => pgliteStatement(client, name, text));
     return connection("pglite", db, async () => {
       await client.close();
       releaseLock();

@@ -3,7 +3,8 @@
  * never come back from these functions, and neither do the admin's bookkeeping columns (a pending
  * draft, who saved, a publishing schedule).
  */
-import { and, asc, eq, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
+import { and, asc, eq, fillPlaceholders, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
+import { namedStatement, type NamedStatement } from "../db/named-statements.ts";
 import type { Level } from "../../lib/levels.ts";
 import type { Database } from "../db/types.ts";
 import { readerLevelOf } from "../auth/session.ts";
@@ -151,6 +152,8 @@ interface PageKeyStatement {
   named: boolean;
   query: ReturnType<typeof pageKeyQuery>;
   prepared: ReturnType<ReturnType<typeof pageKeyQuery>["prepare"]>;
+  /** The same statement kept by the driver itself, where drizzle's prepared one is parsed anew at every call (PGlite). */
+  kept: { run: NamedStatement; params: unknown[] } | null;
   waiting: PageKeyAsk[];
 }
 const pageKeyStatements = new WeakMap<Database, PageKeyStatement>();
@@ -187,7 +190,10 @@ export function getChapterPageKey(db: Database, slug: string, sid: string | null
   let statement = pageKeyStatements.get(db);
   if (!statement) {
     const query = pageKeyQuery(db);
-    pageKeyStatements.set(db, (statement = { named: true, query, prepared: query.prepare("chapter_page_key"), waiting: [] }));
+    const { sql: text, params } = query.toSQL();
+    const run = namedStatement(db, "chapter_page_key", text);
+    statement = { named: true, query, prepared: query.prepare("chapter_page_key"), kept: run && { run, params }, waiting: [] };
+    pageKeyStatements.set(db, statement);
   }
   const { waiting } = statement;
   return new Promise((resolve, reject) => {
@@ -217,9 +223,15 @@ async function askAll(statement: PageKeyStatement): Promise<void> {
   );
 }
 
-async function readPageKeys(statement: PageKeyStatement, asks: PageKeyAsk[]) {
+type PageKeyRow = Awaited<ReturnType<PageKeyStatement["prepared"]["execute"]>>[number];
+
+async function readPageKeys(statement: PageKeyStatement, asks: PageKeyAsk[]): Promise<PageKeyRow[]> {
   // A placeholder's value goes to the driver as given: as the column would send it (PGlite reads a Date otherwise).
   const values = { slugs: asks.map((ask) => ask.slug), sids: asks.map((ask) => ask.sid), nows: asks.map((ask) => ask.now.toISOString()) };
+  if (statement.kept) {
+    const rows = await statement.kept.run(fillPlaceholders(statement.kept.params, values));
+    return rows.map(([n, version, id, level, readerLevel]) => ({ n, version, id, level, readerLevel }) as PageKeyRow);
+  }
   try {
     return statement.named ? await statement.prepared.execute(values) : await statement.query.execute(values);
   } catch (error) {
