@@ -38,6 +38,20 @@ export async function measure(c: LoadCase): Promise<LoadFigures> {
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/**
+ * B's requests/s over A's in `rounds` alternating rounds (A, B, A, B...), so both meet the same
+ * moments of a shared machine: the median ratio and each round's.
+ */
+export async function pairedRatio(a: LoadCase, b: LoadCase, rounds = 3): Promise<{ median: number; rounds: number[] }> {
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const first = await measure(a);
+    const second = await measure(b);
+    ratios.push(Number((second.rps / first.rps).toFixed(2)));
+  }
+  return { median: [...ratios].sort((x, y) => x - y)[Math.floor(rounds / 2)]!, rounds: ratios };
+}
+
 /** One answer exactly as sent on the wire (no decoding), for the bare server to repeat. */
 function rawAnswer(c: LoadCase): Promise<{ bytes: Buffer; type: string; encoding?: string }> {
   return new Promise((resolve, reject) => {
