@@ -102,7 +102,12 @@ describe.skipIf(!baseUrl)("faults", () => {
       // Hold one subsection: the server's delete stamps the chapter, then blocks on that row.
       await blocker.query("BEGIN");
       await blocker.query("SELECT id FROM subsections WHERE chapter_id = $1 LIMIT 1 FOR UPDATE", [chapter!.id]);
-      const write = fetch(`${server!.url}/api/admin/chapters/${chapter!.id}`, { method: "DELETE", headers: { cookie: adminCookie } }).catch(() => null);
+      // What the delete answered, should it answer before it blocks (it fails the test below, and says why).
+      let answered = "no answer yet";
+      const write = fetch(`${server!.url}/api/admin/chapters/${chapter!.id}`, { method: "DELETE", headers: { cookie: adminCookie } }).then(
+        async (response) => void (answered = `${response.status} ${await response.text()}`),
+        () => null,
+      );
       let waiting = 0;
       // (Up to 20 s: on a loaded machine the first admin write of a fresh server takes a while to get there.)
       for (let i = 0; i < 200 && waiting === 0; i++) {
@@ -112,7 +117,7 @@ describe.skipIf(!baseUrl)("faults", () => {
         waiting = rows[0].n;
         if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(waiting, "the server's delete is waiting in the middle of its transaction").toBe(1);
+      expect(waiting, `the server's delete is waiting in the middle of its transaction (it answered: ${answered})`).toBe(1);
       const { rows: midway } = await blocker.query(
         "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.datname = current_database() AND l.relation = 'chapters'::regclass AND l.mode = 'RowExclusiveLock' AND a.pid <> pg_backend_pid()",
       );
