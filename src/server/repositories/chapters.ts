@@ -165,6 +165,7 @@ function pageKeyQuery(db: Database) {
   // The asks, numbered: slug, session id and time, given as three arrays.
   const asks = sql`unnest(${sql.placeholder("slugs")}::text[], ${sql.placeholder("sids")}::text[], ${sql.placeholder("nows")}::timestamptz[])
     WITH ORDINALITY AS ask(slug, sid, now, n)`;
+  // The columns' order is read by position where PGlite keeps the statement (readPageKeys).
   return db
     .select({
       n: sql<string | number>`ask.n`,
