@@ -138,6 +138,19 @@ describe.each(databaseTargets())("the Readers tab on $name", (target) => {
     await database.db.update(chapters).set({ deletedAt: null }).where(eq(chapters.slug, slugs.op2));
   });
 
+  it("names a member's subsection only while it is in the chapter of their place", async () => {
+    const { subsections } = await import("../../src/server/db/schema.ts");
+    const [part] = await database.db.select().from(subsections).where(eq(subsections.slug, sections.a1!));
+    const elsewhere = await createChapter(database.db, { level: "Mastermind", title: "Somewhere else", order: 5 });
+    await database.db.update(subsections).set({ chapterId: elsewhere.id }).where(eq(subsections.id, part!.id));
+    try {
+      const { codes } = await report();
+      expect(codes.find((code) => code.login === logins.a)).toMatchObject({ place: { slug: slugs.ar1, sectionNumber: null, sectionTitle: null } });
+    } finally {
+      await database.db.update(subsections).set({ chapterId: part!.chapterId }).where(eq(subsections.id, part!.id));
+    }
+  });
+
   it("erases one code's reading in one action: its sessions, daily totals and place, and nobody else's", async () => {
     expect((await api(`/api/admin/access-codes/${logins.a}/reading`, { method: "DELETE" })).status).toBe(401);
     const erased = await api(`/api/admin/access-codes/${logins.a}/reading`, asAdmin(cookie, "DELETE"));

@@ -189,4 +189,24 @@ describe.each(databaseTargets())("members' reading on $name", (target) => {
     await database.db.update(chapters).set({ deletedAt: new Date() }).where(eq(chapters.id, chapter.id));
     expect(await (await api("/api/reading/place", { headers: { cookie: elsewhere } })).json()).toEqual({ place: null });
   });
+
+  it("never names a passage the operator has since moved above the member's level: the place keeps only its chapter's top", async () => {
+    const { cookie } = await loginAs(api, database.db, "Architect");
+    const chapter = await createChapter(database.db, { level: "Architect" });
+    const part = await createSubsection(database.db, chapter.id, { order: 1, title: "Moved upstairs" });
+    expect((await api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug, section: part.slug }, { cookie }))).status).toBe(204);
+    const place = async () => ((await (await api("/api/reading/place", { headers: { cookie } })).json()) as { place: Record<string, unknown> | null }).place;
+    expect(await place()).toMatchObject({ slug: chapter.slug, section: part.slug, sectionTitle: "Moved upstairs" });
+
+    // The operator moves the subsection into a Mastermind chapter (or a draft one): its title and
+    // anchor are no longer the member's to see.
+    const { subsections } = await import("../../src/server/db/schema.ts");
+    for (const target of [await createChapter(database.db, { level: "Mastermind" }), await createChapter(database.db, { level: "Architect", status: "draft" })]) {
+      await database.db.update(subsections).set({ chapterId: target.id }).where(eq(subsections.id, part.id));
+      const answer = JSON.stringify(await place());
+      expect(answer).not.toContain("Moved upstairs");
+      expect(answer).not.toContain(part.slug);
+      expect(await place()).toMatchObject({ slug: chapter.slug, section: null, sectionTitle: null, sectionNumber: null });
+    }
+  });
 });

@@ -64,12 +64,12 @@ export async function readersReport(db: Database): Promise<ReadersReport> {
       return [chapter.id, { ...chapter, level, position: list.indexOf(chapter) + 1, of: list.length }];
     }),
   );
-  const partNumber = new Map<number, { number: number; title: string }>();
+  const partNumber = new Map<number, { chapter: number; number: number; title: string }>();
   const counted = new Map<number, number>();
   for (const part of parts) {
     const number = (counted.get(part.chapter) ?? 0) + 1;
     counted.set(part.chapter, number);
-    partNumber.set(part.id, { number, title: part.title });
+    partNumber.set(part.id, { chapter: part.chapter, number, title: part.title });
   }
 
   const perCode = new Map<number, typeof totals>();
@@ -93,7 +93,9 @@ export async function readersReport(db: Database): Promise<ReadersReport> {
       const last = rows.reduce<Date | null>((latest, row) => (latest && latest > row.lastAt ? latest : row.lastAt), null);
       const place = placeOf.get(code.id);
       const chapter = place && chapterInfo.get(place.chapter);
-      const part = place?.subsection ? partNumber.get(place.subsection) : undefined;
+      // A subsection moved to another chapter since is not where the member is in this one.
+      const found = place?.subsection ? partNumber.get(place.subsection) : undefined;
+      const part = found?.chapter === place?.chapter ? found : undefined;
       return {
         login: code.login,
         level,

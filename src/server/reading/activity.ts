@@ -143,8 +143,8 @@ export interface ReadingPlace {
 
 /**
  * The member's place, kept from their last heartbeat on any device: null without one, or when its
- * chapter is no longer live or no longer in the member's level. A subsection since removed leaves
- * the chapter's top.
+ * chapter is no longer live or no longer in the member's level. A subsection since removed, or
+ * moved to another chapter (perhaps one above the member's level), leaves the chapter's top.
  */
 export async function readingPlace(db: Database, member: { accessCodeId: number; level: Level }): Promise<ReadingPlace | null> {
   const result = (await db.execute(sql`
@@ -152,7 +152,7 @@ export async function readingPlace(db: Database, member: { accessCodeId: number;
       (SELECT count(*) FROM ${subsections} n WHERE n.chapter_id = c.id AND ${live("n")} AND (n."order", n.id) <= (s."order", s.id))::integer AS section_number
     FROM ${readingPlaces} p
     JOIN ${chapters} c ON c.id = p.chapter_id AND ${live("c")}
-    LEFT JOIN ${subsections} s ON s.id = p.subsection_id AND ${live("s")}
+    LEFT JOIN ${subsections} s ON s.id = p.subsection_id AND s.chapter_id = c.id AND ${live("s")}
     WHERE p.access_code_id = ${member.accessCodeId}`)) as unknown as {
     rows: Array<{ slug: string; title: string; level: Level; section: string | null; section_title: string | null; section_number: number; at: Date | string }>;
   };
