@@ -3,6 +3,7 @@
  * never come back from these functions, and neither do the admin's bookkeeping columns (a pending
  * draft, who saved, a publishing schedule).
  */
+import { createHash } from "node:crypto";
 import { and, asc, eq, fillPlaceholders, getTableColumns, inArray, isNull, sql } from "../db/orm.ts";
 import { namedStatement, type NamedStatement } from "../db/named-statements.ts";
 import type { Level } from "../../lib/levels.ts";
@@ -180,6 +181,15 @@ function pageKeyQuery(db: Database) {
     .where(eq(contentVersion.id, 1));
 }
 
+/**
+ * The page key statement's name: its text's hash. Behind a pooler that keeps named statements
+ * across its clients, two deploys (or two versions of this code) that say different things never
+ * meet under one name.
+ */
+export function pageKeyStatementName(text: string): string {
+  return `chapter_page_key_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+}
+
 /** PostgreSQL's duplicate_prepared_statement and invalid_sql_statement_name: what a pooler that loses named statements causes. */
 const NAMED_STATEMENTS_LOST = new Set(["42P05", "26000"]);
 
@@ -192,8 +202,9 @@ export function getChapterPageKey(db: Database, slug: string, sid: string | null
   if (!statement) {
     const query = pageKeyQuery(db);
     const { sql: text, params } = query.toSQL();
-    const run = namedStatement(db, "chapter_page_key", text);
-    statement = { named: true, query, prepared: query.prepare("chapter_page_key"), kept: run && { run, params }, waiting: [] };
+    const name = pageKeyStatementName(text);
+    const run = namedStatement(db, name, text);
+    statement = { named: true, query, prepared: query.prepare(name), kept: run && { run, params }, waiting: [] };
     pageKeyStatements.set(db, statement);
   }
   const { waiting } = statement;
