@@ -14,6 +14,7 @@ import { cachedAnswer, editHeaders, type CdnCache } from "./cdn-cache.ts";
 import type { FunctionRoute } from "./functions.ts";
 import type { NetlifyConfig } from "./netlify-config.ts";
 import { staticAnswer, type PlainAnswer, type StaticFile, type StaticSite } from "./static-site.ts";
+import { logFailure } from "../http/log-failure.ts";
 
 export interface HostOptions {
   netlify: NetlifyConfig;
@@ -45,7 +46,7 @@ export function createHandler(options: HostOptions) {
       if (fast(req, res)) return;
       await send(res, await fetchHandler(toRequest(req, options.trustedProxies ?? [])), req.method === "HEAD");
     } catch (error) {
-      console.error("The local host failed to answer:", error);
+      logFailure("The local host failed to answer", error);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("Internal error");
     }

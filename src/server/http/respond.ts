@@ -3,6 +3,7 @@
  * `{ "error": { "code", "message" } }` (DESIGN.md section 6).
  */
 import { HttpError, isDatabaseUnavailable, isWriteConflict, WRITE_CONFLICT_MESSAGE } from "./errors.ts";
+import { logFailure } from "./log-failure.ts";
 
 const baseHeaders = {
   "content-type": "application/json; charset=utf-8",
@@ -32,7 +33,7 @@ export function toErrorResponse(error: unknown): Response {
     });
   }
   if (isWriteConflict(error)) return json(errorBody("conflict", WRITE_CONFLICT_MESSAGE), { status: 409 });
-  console.error("Unexpected error while answering a request:", error);
+  logFailure("Unexpected error while answering a request", error);
   return json(errorBody("internal", "Something went wrong on our side. Try again shortly."), { status: 500 });
 }
 

@@ -7,6 +7,7 @@
 import type { Database } from "../db/types.ts";
 import { webhooksInProduction } from "../leads/environment.ts";
 import { workQueue, type QueueReport } from "../leads/delivery-queue.ts";
+import { failureLine } from "../http/log-failure.ts";
 
 export function runLeadDeliveries(db: Database, budgetMs = 20_000): Promise<QueueReport> {
   return workQueue(db, { publicOnly: webhooksInProduction(), budgetMs });
@@ -23,7 +24,7 @@ export function scheduleLeadDeliveries(db: Database, log: (line: string) => void
         ({ delivered, retrying, failed }) => {
           if (delivered + retrying + failed > 0) log(`Lead webhooks: ${delivered} delivered, ${retrying} to retry, ${failed} given up.`);
         },
-        (error: unknown) => log(`Lead webhooks: the queue could not be worked (it is tried again shortly): ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => log(failureLine("Lead webhooks: the queue could not be worked (it is tried again shortly)", error)),
       )
       .finally(() => (running = false));
   };

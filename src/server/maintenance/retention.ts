@@ -40,6 +40,7 @@ import { RESTORE_WINDOW_MS } from "../admin/chapters.ts";
 import { pruneRevisions } from "../admin/revisions.ts";
 import { config, type RetentionPolicy } from "../config.ts";
 import { photoIdOf, photoStore, type PhotoStore } from "../uploads/photo-store.ts";
+import { failureLine } from "../http/log-failure.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How long the webhook delivery log keeps a finished delivery. */
@@ -176,7 +177,7 @@ export function scheduleRetention(db: Database, log: (line: string) => void, eve
         if (removed.length > 0) log(`Retention: removed ${removed.map(([what, n]) => `${n} ${what}`).join(", ")}.`);
         for (const reason of failed) log(`Retention step failed (it runs again later): ${reason}`);
       },
-      (error: unknown) => log(`Retention failed (it runs again later): ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => log(failureLine("Retention failed (it runs again later)", error)),
     );
   const first = setTimeout(run, 60 * 1000);
   const timer = setInterval(run, everyMs);

@@ -11,6 +11,7 @@ import { publishDue, type DuePublishing } from "../admin/drafts.ts";
 import type { Database } from "../db/types.ts";
 import { runPurgeJobs, type PurgeRun } from "../publish/cache-purge.ts";
 import { schedulePublish } from "../publish/publisher.ts";
+import { failureLine } from "../http/log-failure.ts";
 
 export async function runScheduledPublishing(db: Database, now = new Date()): Promise<DuePublishing> {
   const result = await publishDue(db, now);
@@ -42,7 +43,7 @@ export function schedulePublishing(db: Database, log: (line: string) => void, ev
           if (published.length > 0) log(`Scheduled publishing: published ${published.map(({ kind, id }) => `${kind} ${id}`).join(", ")}.`);
           for (const reason of failed) log(`Scheduled publishing could not publish (it tries again next run): ${reason}`);
         },
-        (error: unknown) => log(`Scheduled publishing failed (it runs again later): ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => log(failureLine("Scheduled publishing failed (it runs again later)", error)),
       )
       .finally(() => {
         running = false;

@@ -27,6 +27,7 @@ import { fillMarks, mark } from "./marks.ts";
 import { noticeHtml } from "./page-notice.ts";
 import { RenderCache } from "./render-cache.ts";
 import { sitePage, type FunctionPage } from "./site-pages.ts";
+import { logFailure } from "../http/log-failure.ts";
 
 /**
  * The shell page and the tokens it is built with (src/pages/chapter-shell.astro renders
@@ -186,7 +187,7 @@ export async function chapterPage(request: Request, slug: string, again = true):
         "retry-after": "5",
       });
     }
-    console.error("Could not render a chapter page:", error);
+    logFailure("Could not render a chapter page", error);
     return html(noticeHtml({ title: "Something went wrong on our side", html: "The chapter could not be shown just now. Try again shortly.", link: again }), 500, NOT_CACHED);
   }
 }

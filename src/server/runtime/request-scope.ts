@@ -3,6 +3,7 @@
  * function instance is not frozen before it ends; elsewhere it simply runs on.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { logFailure } from "../http/log-failure.ts";
 
 type WaitUntil = (promise: Promise<unknown>) => void;
 
@@ -15,6 +16,6 @@ export function withWaitUntil<T>(waitUntil: WaitUntil | undefined, task: () => T
 
 /** Lets `work` finish after the response; a failure is logged, never thrown. */
 export function deferAfterResponse(work: Promise<unknown>): void {
-  const settled = work.catch((error) => console.error("Deferred work failed:", error));
+  const settled = work.catch((error) => logFailure("Deferred work failed", error));
   scope.getStore()?.(settled);
 }
