@@ -3,12 +3,13 @@
  * device; daily totals; the profile's figures. On PGlite, and on PostgreSQL through pg and Neon.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "../../src/server/db/orm.ts";
+import { eq, sql } from "../../src/server/db/orm.ts";
+import { HEARTBEAT_LIMIT } from "../../src/server/api/reading.ts";
 import { accessCodes, readingDays, readingPlaces, readingSessions } from "../../src/server/db/schema.ts";
 import type { Database } from "../../src/server/db/client.ts";
 import { readingStats, recordHeartbeat } from "../../src/server/reading/activity.ts";
 import { apiClient, type Api } from "../support/api.ts";
-import { jsonPost, loginAs } from "../support/auth.ts";
+import { cookieOf, jsonPost, loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
 
@@ -106,6 +107,52 @@ describe.each(databaseTargets())("members' reading on $name", (target) => {
     const after = await recorded(database.db, id);
     expect(after.sessions[0]!.seconds).toBe(15);
     expect(after.days.reduce((sum, day) => sum + day.seconds, 0)).toBe(15);
+  });
+
+  it("writes the place only when it moved or the throttle passed, and refuses a flood from one code (429) without writing", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Architect");
+    const chapter = await createChapter(database.db);
+    const [first, second] = [await createSubsection(database.db, chapter.id, { order: 1 }), await createSubsection(database.db, chapter.id, { order: 2 })];
+    const send = (section: string) => api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug, section }, { cookie }));
+    const id = await codeId(database.db, code.login);
+    // A row's xmin is the transaction that last wrote it: unchanged means not written.
+    const version = async (table: "reading_places" | "rate_limit_counters", where: string) =>
+      ((await database.db.execute(sql.raw(`SELECT xmin::text AS v FROM ${table} WHERE ${where}`))) as unknown as { rows: Array<{ v: string }> }).rows[0]?.v;
+    const place = () => version("reading_places", `access_code_id = ${id}`);
+    const counter = () => version("rate_limit_counters", `bucket = '${HEARTBEAT_LIMIT.bucket}' AND key = '${id}'`);
+
+    expect((await send(first.slug)).status).toBe(204);
+    const written = await place();
+    for (let i = 0; i < 3; i++) expect((await send(first.slug)).status).toBe(202);
+    expect(await place(), "a throttled heartbeat at the same place rewrote it").toBe(written);
+    expect((await send(second.slug)).status).toBe(202);
+    expect(await place(), "a move within the throttle is kept").not.toBe(written);
+    expect((await recorded(database.db, id)).places[0]!.subsectionId).toBe(second.id);
+
+    // A burst of 200 at once: the limit's worth answered, the rest refused with Retry-After.
+    const burst = await Promise.all(Array.from({ length: 200 }, () => send(second.slug)));
+    const statuses = burst.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(200 - (HEARTBEAT_LIMIT.max - 5));
+    expect(statuses.filter((status) => status !== 429).every((status) => status === 202)).toBe(true);
+    const refused = burst.find((answer) => answer.status === 429)!;
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // Past the limit, nothing more is written: neither the counter nor the place.
+    const [counterAfter, placeAfter] = [await counter(), await place()];
+    for (let i = 0; i < 20; i++) expect((await send(first.slug)).status).toBe(429);
+    expect(await counter()).toBe(counterAfter);
+    expect(await place()).toBe(placeAfter);
+    expect((await recorded(database.db, id)).sessions).toHaveLength(1);
+  });
+
+  it("never refuses an honest member: three devices, five minutes of heartbeats and a page turn or tab switch a minute each", async () => {
+    const { cookie, code } = await loginAs(api, database.db, "Mastermind");
+    const devices = [cookie];
+    for (let i = 0; i < 2; i++) devices.push(cookieOf(await api("/api/auth/validate", jsonPost({ login: code.login, password: code.password }))));
+    const chapter = await createChapter(database.db);
+    const perDevice = (5 * 60) / 30 + 5 * 2; // every 30 s, and hidden then shown once a minute
+    const answers = await Promise.all(devices.flatMap((device) => Array.from({ length: perDevice }, () => api("/api/reading/heartbeat", jsonPost({ slug: chapter.slug }, { cookie: device })))));
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(0);
   });
 
   it("refuses a chapter the member's level does not open (403) and a forged chapter or subsection (404), recording nothing", async () => {

@@ -54,12 +54,15 @@ type Key = { bucket: string; key: string };
  * when the current one is over). `from` selects the row to insert (a VALUES list, or a gated
  * SELECT); the statement answers the count and window.
  */
-function upsertCounter(from: SQL, windowMs: number, now: Date): SQL {
+function upsertCounter(from: SQL, windowMs: number, now: Date, { stopAfter }: { stopAfter?: number } = {}): SQL {
   const cut = new Date(now.getTime() - windowMs);
+  // With `stopAfter`, a key already past it in its window is left as it is: no row is written (or
+  // answered), so a flood of refused attempts writes nothing.
+  const unless = stopAfter === undefined ? sql`` : sql` WHERE c."window_start" <= ${cut} OR c."count" <= ${stopAfter}`;
   return sql`INSERT INTO ${rateLimitCounters} AS c ("bucket", "key", "window_start", "count") ${from}
     ON CONFLICT ("bucket", "key") DO UPDATE SET
       "count" = CASE WHEN c."window_start" <= ${cut} THEN 1 ELSE c."count" + 1 END,
-      "window_start" = CASE WHEN c."window_start" <= ${cut} THEN ${now}::timestamptz ELSE c."window_start" END
+      "window_start" = CASE WHEN c."window_start" <= ${cut} THEN ${now}::timestamptz ELSE c."window_start" END${unless}
     RETURNING "count", "window_start"`;
 }
 
@@ -110,9 +113,23 @@ export async function refundAttempts(db: Database, keys: readonly Key[]): Promis
     )})`);
 }
 
-/** Counts an attempt; 429 with Retry-After when it is beyond `limit.max` in the window. */
+/**
+ * Counts an attempt; 429 with Retry-After when it is beyond `limit.max` in the window. Once a key
+ * is past its limit, its further attempts in the window are refused without a write (one read for
+ * the Retry-After): a script hammering a limited call costs the database no writes.
+ */
 export async function take(db: Database, limit: Limit, key: string, now = systemClock()): Promise<void> {
-  const refusal = overLimit(limit, await countAttempt(db, limit.windowMs, { bucket: limit.bucket, key }, now), now);
+  const { bucket, windowMs } = limit;
+  const from = sql`VALUES (${bucket}, ${key}, ${now}::timestamptz, 1)`;
+  const result = (await db.execute(upsertCounter(from, windowMs, now, { stopAfter: limit.max }))) as unknown as { rows: CountedRow[] };
+  let row = result.rows[0];
+  if (!row) {
+    const kept = (await db.execute(
+      sql`SELECT "count" + 1 AS "count", "window_start" FROM ${rateLimitCounters} WHERE "bucket" = ${bucket} AND "key" = ${key}`,
+    )) as unknown as { rows: CountedRow[] };
+    row = kept.rows[0] ?? { count: limit.max + 1, window_start: now };
+  }
+  const refusal = overLimit(limit, counted({ bucket, key }, row), now);
   if (refusal) throw refusal;
 }
 

@@ -68,6 +68,8 @@ export async function recordHeartbeat(
         chapter_id = excluded.chapter_id, subsection_id = excluded.subsection_id, updated_at = excluded.updated_at,
         counted = p.counted_at <= ${throttle},
         counted_at = CASE WHEN p.counted_at <= ${throttle} THEN excluded.counted_at ELSE p.counted_at END
+      -- Written only when the place moved or the throttle has passed: a flood rewrites nothing.
+      WHERE p.counted_at <= ${throttle} OR p.chapter_id <> excluded.chapter_id OR p.subsection_id IS DISTINCT FROM excluded.subsection_id
       RETURNING counted
     ), open AS (
       SELECT id, last_seen_at FROM ${readingSessions}
@@ -92,13 +94,14 @@ export async function recordHeartbeat(
       WHERE coalesce((SELECT counted FROM place), false) OR NOT d.finished
     )
     SELECT (SELECT count(*) FROM target)::integer AS found, (SELECT bool_and(allowed) FROM target) AS allowed,
-      (SELECT counted FROM place) AS counted`)) as unknown as {
-    rows: Array<{ found: number; allowed: boolean | null; counted: boolean | null }>;
+      (SELECT count(*) FROM valid)::integer AS valid, (SELECT counted FROM place) AS counted`)) as unknown as {
+    rows: Array<{ found: number; allowed: boolean | null; valid: number; counted: boolean | null }>;
   };
   const [row] = result.rows;
   if (!row || row.found === 0) return "not_found";
   if (!row.allowed) return "forbidden";
-  if (row.counted === null) return "not_found"; // a subsection that is not this chapter's live one
+  if (row.valid === 0) return "not_found"; // a subsection that is not this chapter's live one
+  // (No place row answered: the place had not moved within the throttle, so nothing was written.)
   return row.counted ? "counted" : "throttled";
 }
 
