@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { config, useConfig } from "../../src/server/config.ts";
-import { snapshotStamp, takeSnapshot } from "../../src/server/build/snapshot.ts";
+import { siteContentOf, takeSnapshot } from "../../src/server/build/snapshot.ts";
 import { isNull } from "../../src/server/db/orm.ts";
 import { cachePurges } from "../../src/server/db/schema.ts";
 import { runRetention } from "../../src/server/maintenance/retention.ts";
@@ -50,7 +50,7 @@ describe.each(databaseTargets())("cache purges as jobs on $name", (target) => {
     });
     // Each test starts with the static pages live and no purge open.
     await database.db.update(cachePurges).set({ doneAt: new Date() }).where(isNull(cachePurges.doneAt));
-    await markPublished(database.db, new Date(), snapshotStamp(await takeSnapshot(database.db)));
+    await markPublished(database.db, new Date(), siteContentOf(await takeSnapshot(database.db)));
   });
   afterEach(() => vi.restoreAllMocks());
 

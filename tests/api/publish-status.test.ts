@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { config, MALFORMED_HOOK, readConfig, useConfig } from "../../src/server/config.ts";
-import { snapshotStamp, takeSnapshot } from "../../src/server/build/snapshot.ts";
+import { siteContentOf, takeSnapshot } from "../../src/server/build/snapshot.ts";
 import { eq } from "../../src/server/db/orm.ts";
 import { chapters } from "../../src/server/db/schema.ts";
 import { seed } from "../../src/server/content/seed.ts";
@@ -23,7 +23,7 @@ import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 describe.each(databaseTargets())("the publish status on $name", (target) => {
   const previous = config();
   let database: TestDatabase;
-  const stamp = async () => snapshotStamp(await takeSnapshot(database.db));
+  const content = async () => siteContentOf(await takeSnapshot(database.db));
 
   beforeAll(async () => {
     database = await target.open();
@@ -36,7 +36,7 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
   });
   beforeEach(async () => {
     useConfig(previous);
-    await markPublished(database.db, new Date(), await stamp());
+    await markPublished(database.db, new Date(), await content());
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -74,7 +74,7 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
       debounceMs: 5,
       build: async () => {
         await new Promise<void>((resolve) => (release = resolve));
-        return stamp();
+        return content();
       },
     });
     working.now();
@@ -139,7 +139,7 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
       expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null, pending: true });
       // A deploy preview needs no hook: nothing to report there.
       useConfig({ ...previous, platform: "netlify-functions", deployContext: "deploy-preview", buildHookUrl: undefined, buildHookProblem: undefined });
-      await markPublished(database.db, new Date(), await stamp());
+      await markPublished(database.db, new Date(), await content());
       expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null });
     } finally {
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the second purge, after the answer

@@ -18,6 +18,7 @@ import { isNull } from "../../src/server/db/orm.ts";
 import { cachePurges, leadWebhooks, publishState, webhookDeliveries } from "../../src/server/db/schema.ts";
 import { CDN_MAX_AGE_S } from "../../src/server/http/cdn.ts";
 import { seed } from "../../src/server/content/seed.ts";
+import type { SiteContent } from "../../src/server/build/snapshot.ts";
 import { markPublished, MISSING_HOOK } from "../../src/server/publish/state.ts";
 import { listChapters } from "../../src/server/repositories/chapters.ts";
 import { adminLogin, asAdmin } from "../support/admin.ts";
@@ -52,8 +53,8 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
   const root = path.join(WORK, "site");
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let functions: PackedFunction[];
-  /** The content stamp the production build recorded for the site it built. */
-  let builtStamp: string;
+  /** What the production build recorded of the content of the site it built. */
+  let built: SiteContent;
   const byName = (name: string) => functions.find((fn) => fn.name === name)!;
 
   beforeAll(async () => {
@@ -66,13 +67,15 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
       env: { ...process.env, NETLIFY: "true", CONTEXT: "production", DATABASE_URL: scratch.url, SITE_URL, DATA_DIR: path.join(root, ".data"), SITE_DIR: "" },
     });
     if (build.status !== 0) throw new Error(`The build failed:\n${build.stdout}\n${build.stderr}`);
-    const built = await openDatabase({ driver: "pg", url: scratch.url });
+    const builtDb = await openDatabase({ driver: "pg", url: scratch.url });
     try {
-      ({ siteStamp: builtStamp } = (await built.db.select().from(publishState))[0] as { siteStamp: string });
+      const [row] = await builtDb.db.select().from(publishState);
+      built = { stamp: row!.siteStamp!, textStamps: row!.siteTextStamps! };
     } finally {
-      await built.close();
+      await builtDb.close();
     }
-    expect(builtStamp).toMatch(/\S/);
+    expect(built.stamp).toMatch(/\S/);
+    expect(built.textStamps.length).toBeGreaterThan(0);
     // Then, as on Netlify, the functions are bundled (after the build: chapter pages need its shell).
     functions = await packFunctions(root, path.join(root, ".netlify", "functions"));
   }, 300_000);
@@ -158,7 +161,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
           // The same seed book, and the publish state of the deploy built from it.
           await database.migrate();
           await seed(database.db);
-          await markPublished(database.db, new Date(), builtStamp);
+          await markPublished(database.db, new Date(), built);
         }
         site = await startNetlifyEmulator({
           functions,

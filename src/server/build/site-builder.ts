@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
 import { writeSearchIndex } from "./static-index.ts";
-import { SNAPSHOT_ENV, snapshotStamp, takeSnapshot, writeSnapshot, type ContentSnapshot } from "./snapshot.ts";
+import { SNAPSHOT_ENV, siteContentOf, takeSnapshot, writeSnapshot, type ContentSnapshot, type SiteContent } from "./snapshot.ts";
 
 /** What a static build reads besides the snapshot; a change to any of them calls for a rebuild. */
 const BUILD_INPUTS = [
@@ -40,17 +40,17 @@ export interface BuildOptions {
 }
 
 /**
- * The stamp a build of the current content and sources would carry, and the content stamp alone
- * (what publish_state records: src/server/publish).
+ * The stamp a build of the current content and sources would carry, and what that site would hold
+ * of the content (what publish_state records: src/server/publish).
  */
-export async function currentStamp(db: Database): Promise<{ stamp: string; contentStamp: string; snapshot: ContentSnapshot }> {
+export async function currentStamp(db: Database): Promise<{ stamp: string; content: SiteContent; snapshot: ContentSnapshot }> {
   const snapshot = await takeSnapshot(db);
   const snapshotJson = JSON.stringify(snapshot);
   const hash = createHash("sha256").update(snapshotJson);
   for (const file of inputFiles()) {
     hash.update(file).update("\0").update(fs.readFileSync(path.join(projectRoot, file))).update("\0");
   }
-  return { stamp: hash.digest("hex"), contentStamp: snapshotStamp(snapshot), snapshot };
+  return { stamp: hash.digest("hex"), content: siteContentOf(snapshot), snapshot };
 }
 
 export function builtStamp(outDir: string): string | null {
@@ -63,18 +63,18 @@ export function builtStamp(outDir: string): string | null {
 
 /**
  * Builds when `outDir` is missing or older than the content or the sources; answers whether it
- * built and the content stamp of the site now in `outDir`.
+ * built and what the site now in `outDir` holds of the content.
  */
-export async function ensureBuilt(options: BuildOptions): Promise<{ built: boolean; contentStamp: string }> {
-  const { stamp, contentStamp } = await currentStamp(options.db);
-  if (builtStamp(options.outDir) === stamp) return { built: false, contentStamp };
-  return { built: true, contentStamp: await buildSite(options) };
+export async function ensureBuilt(options: BuildOptions): Promise<{ built: boolean; content: SiteContent }> {
+  const { stamp, content } = await currentStamp(options.db);
+  if (builtStamp(options.outDir) === stamp) return { built: false, content };
+  return { built: true, content: await buildSite(options) };
 }
 
-/** Builds the site from the database's current content and swaps it in; answers its content stamp. */
-export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<string> {
+/** Builds the site from the database's current content and swaps it in; answers what it holds of the content. */
+export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<SiteContent> {
   const started = performance.now();
-  const { stamp, contentStamp, snapshot } = await currentStamp(db);
+  const { stamp, content, snapshot } = await currentStamp(db);
   const snapshotFile = path.join(workDir, "site-content.json");
   writeSnapshot(snapshotFile, snapshot);
   const next = `${outDir}.next`;
@@ -97,7 +97,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   }
   swapIn(next, outDir);
   log(`Static site built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-  return contentStamp;
+  return content;
 }
 
 /** Renames a folder, or copies it when the two are on different filesystems. */

@@ -39,6 +39,20 @@ export function snapshotStamp(snapshot: ContentSnapshot): string {
   return createHash("sha256").update(JSON.stringify(snapshot)).digest("base64url").slice(0, 22);
 }
 
+/**
+ * What a site built from a snapshot holds of the content, as the publish state records it: the
+ * snapshot's stamp, and the text stamps of the open chapters its search files index (a chapter's
+ * stamp there that is no longer current is text withdrawn or changed since: publish/state.ts).
+ */
+export interface SiteContent {
+  stamp: string;
+  textStamps: string[];
+}
+
+export function siteContentOf(snapshot: ContentSnapshot): SiteContent {
+  return { stamp: snapshotStamp(snapshot), textStamps: [...new Set(snapshot.searchRecords.map((record) => record.meta.stamp))].sort() };
+}
+
 export function writeSnapshot(file: string, snapshot: ContentSnapshot): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(snapshot));

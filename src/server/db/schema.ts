@@ -377,6 +377,8 @@ export const publishState = pgTable(
     error: text("error"),
     /** The content stamp (src/server/build/snapshot.ts) the live static site was built from. */
     siteStamp: text("site_stamp"),
+    /** The text stamps of the open chapters the live site's search files index (snapshot.ts SiteContent). */
+    siteTextStamps: jsonb("site_text_stamps").$type<string[]>(),
   },
   () => [
     check("publish_state_singleton_check", sql.raw("id = 1")),

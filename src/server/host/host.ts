@@ -61,11 +61,11 @@ export async function startHost({
   const siteDir = config.siteDir ?? netlify.publish;
   const buildOptions = { db: database.db, outDir: siteDir, workDir: path.join(config.dataDir, "build"), log };
   const builtAt = new Date();
-  const { built, contentStamp } = await ensureBuilt(buildOptions);
+  const { built, content } = await ensureBuilt(buildOptions);
   if (!built) log("The static site is up to date.");
-  await markPublished(database.db, builtAt, contentStamp);
+  await markPublished(database.db, builtAt, content);
   /** The chapter list the static pages being served show (its content stamp). */
-  let siteStamp = contentStamp;
+  let siteStamp = content.stamp;
   // The CDN's cache of function answers: purged by content changes (here or, through the
   // database, on any server sharing it) and emptied when a new site is swapped in, as a deploy does.
   const cache = new CdnCache();
@@ -91,8 +91,8 @@ export async function startHost({
         site = new StaticSite(siteDir);
         cache.purge();
       }
-      siteStamp = rebuilt.contentStamp;
-      return rebuilt.contentStamp;
+      siteStamp = rebuilt.content.stamp;
+      return rebuilt.content;
     },
   });
   useLocalPublisher(publisher);

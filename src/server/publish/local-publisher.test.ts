@@ -21,7 +21,7 @@ describe("the local publisher", () => {
       await sleep(ms);
       if (fail) throw new Error("astro build exited with code 1.");
       runs.finished++;
-      return "stamp";
+      return { stamp: "stamp", textStamps: [] };
     };
     return { runs, build };
   }

@@ -4,13 +4,14 @@
  * build runs makes exactly one more build after it, so the last change is always published.
  */
 import type { Database } from "../db/types.ts";
+import type { SiteContent } from "../build/snapshot.ts";
 import type { LocalPublisher } from "./publisher.ts";
 import { markFailed, markPublished, markStarted } from "./state.ts";
 
 export interface LocalPublisherOptions {
   db: Database;
-  /** Builds the site from the database's current content (if it changed) and swaps it in; answers its content stamp. */
-  build: () => Promise<string>;
+  /** Builds the site from the database's current content (if it changed) and swaps it in; answers what it holds of the content. */
+  build: () => Promise<SiteContent>;
   debounceMs?: number;
   log?: (line: string) => void;
   clock?: () => Date;
@@ -53,8 +54,7 @@ export function createLocalPublisher({
       const startedAt = clock();
       try {
         await markStarted(db, startedAt);
-        const stamp = await build();
-        await markPublished(db, startedAt, stamp, clock());
+        await markPublished(db, startedAt, await build(), clock());
         log(`Published the content changes (${((clock().getTime() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

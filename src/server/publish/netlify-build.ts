@@ -5,23 +5,23 @@
  * marked pending), it calls the build hook once more; other changes are live already.
  */
 import type { Database } from "../db/types.ts";
-import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
+import { siteContentOf, takeSnapshot, type SiteContent } from "../build/snapshot.ts";
 import { callBuildHook } from "./publisher.ts";
 import { isPending, markFailed, markPublished, markStarted, readPublishRow } from "./state.ts";
 
-/** Runs `build` (which answers the content stamp it built) as the production build. */
-export async function publishedByBuild(db: Database, build: () => Promise<string>): Promise<void> {
+/** Runs `build` (which answers what it built of the content) as the production build. */
+export async function publishedByBuild(db: Database, build: () => Promise<SiteContent>): Promise<void> {
   const startedAt = new Date();
   await markStarted(db, startedAt);
-  let stamp: string;
+  let content: SiteContent;
   try {
-    stamp = await build();
+    content = await build();
   } catch (error) {
     await markFailed(db, `The Netlify build failed: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
-  await markPublished(db, startedAt, stamp);
+  await markPublished(db, startedAt, content);
   if (!isPending(await readPublishRow(db))) return;
-  if (snapshotStamp(await takeSnapshot(db)) === stamp) await markPublished(db, new Date(), stamp);
+  if (siteContentOf(await takeSnapshot(db)).stamp === content.stamp) await markPublished(db, new Date(), content);
   else await callBuildHook(db, new Date(), true);
 }

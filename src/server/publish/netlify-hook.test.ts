@@ -9,7 +9,7 @@ import { config, useConfig } from "../config.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { eq } from "../db/orm.ts";
 import { chapters } from "../db/schema.ts";
-import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
+import { siteContentOf, takeSnapshot } from "../build/snapshot.ts";
 import { MISSING_HOOK, publishNow, PURGE_RETRY_DELAYS_MS, schedulePublish, SECOND_PURGE_MS } from "./publisher.ts";
 import { markPublished, readPublishView } from "./state.ts";
 
@@ -43,7 +43,7 @@ describe("publishing on Netlify", () => {
 
   const onNetlify = (values: Partial<typeof previous> = {}) =>
     useConfig({ ...previous, platform: "netlify-functions", deployContext: "production", buildHookUrl: hook, ...values });
-  const publishedNow = async () => markPublished(database.db, new Date(), snapshotStamp(await takeSnapshot(database.db)));
+  const publishedNow = async () => markPublished(database.db, new Date(), siteContentOf(await takeSnapshot(database.db)));
   const addChapter = (slug: string) => database.db.insert(chapters).values({ slug, title: slug, content: "Text.", order: 1 });
 
   it("purges the cached pages at once and again a moment later; an edit of a locked level's text needs no build", async () => {

@@ -13,7 +13,7 @@ import { eq, sql } from "../db/orm.ts";
 import { config, MALFORMED_HOOK, type Config } from "../config.ts";
 import type { Database } from "../db/types.ts";
 import { publishState } from "../db/schema.ts";
-import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
+import { snapshotStamp, takeSnapshot, type SiteContent } from "../build/snapshot.ts";
 import { CDN_MAX_AGE_S } from "../http/cdn.ts";
 import { readCachePurgeView, type CachePurgeView } from "./cache-purge.ts";
 
@@ -56,7 +56,7 @@ type Row = typeof publishState.$inferSelect;
 
 export async function readPublishRow(db: Database): Promise<Row> {
   const [row] = await db.select().from(publishState).where(eq(publishState.id, 1));
-  return row ?? { id: 1, state: "live", requestedAt: null, startedAt: null, lastPublishedAt: null, error: null, siteStamp: null };
+  return row ?? { id: 1, state: "live", requestedAt: null, startedAt: null, lastPublishedAt: null, error: null, siteStamp: null, siteTextStamps: null };
 }
 
 export interface ViewContext {
@@ -147,9 +147,9 @@ export async function claimBuild(db: Database, now: Date, staleBefore: Date): Pr
   return claimed.length > 0;
 }
 
-/** The publish that started at `startedAt` is live; `siteStamp` is the content stamp it was built from. */
-export async function markPublished(db: Database, startedAt: Date, siteStamp: string, now = new Date()): Promise<void> {
-  await upsert(db, { state: "live", startedAt, lastPublishedAt: now, error: null, siteStamp });
+/** The publish that started at `startedAt` is live, holding `content` (what it was built from). */
+export async function markPublished(db: Database, startedAt: Date, content: SiteContent, now = new Date()): Promise<void> {
+  await upsert(db, { state: "live", startedAt, lastPublishedAt: now, error: null, siteStamp: content.stamp, siteTextStamps: content.textStamps });
 }
 
 export async function markFailed(db: Database, error: string): Promise<void> {

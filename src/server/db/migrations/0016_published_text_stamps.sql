@@ -1,0 +1,1 @@
+ALTER TABLE "publish_state" ADD COLUMN "site_text_stamps" jsonb;
