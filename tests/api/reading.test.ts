@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "../../src/server/db/orm.ts";
-import { HEARTBEAT_LIMIT } from "../../src/server/api/reading.ts";
+import { HEARTBEAT_LIMIT } from "../../src/server/reading/activity.ts";
 import { accessCodes, readingDays, readingPlaces, readingSessions } from "../../src/server/db/schema.ts";
 import type { Database } from "../../src/server/db/client.ts";
 import { readingStats, recordHeartbeat } from "../../src/server/reading/activity.ts";

@@ -114,22 +114,39 @@ export async function refundAttempts(db: Database, keys: readonly Key[]): Promis
 }
 
 /**
- * Counts an attempt; 429 with Retry-After when it is beyond `limit.max` in the window. Once a key
- * is past its limit, its further attempts in the window are refused without a write (one read for
- * the Retry-After): a script hammering a limited call costs the database no writes.
+ * The statement that counts an attempt of `key` against `limit` (to run alone, or as a CTE inside
+ * another statement): it answers the count and window, or no row once the key is past its limit
+ * in the window, when it writes nothing (so a script hammering a limited call costs no writes).
  */
+export function limitStatement(limit: Limit, key: string, now: Date): SQL {
+  const from = sql`VALUES (${limit.bucket}, ${key}, ${now}::timestamptz, 1)`;
+  return upsertCounter(from, limit.windowMs, now, { stopAfter: limit.max });
+}
+
+/** The window a key's counter opened at, read before the statement it runs in (a Retry-After for an attempt limitStatement left uncounted). */
+export function limitWindowStatement(limit: Limit, key: string): SQL {
+  return sql`SELECT "window_start" FROM ${rateLimitCounters} WHERE "bucket" = ${limit.bucket} AND "key" = ${key}`;
+}
+
+/**
+ * The 429 for an attempt limitStatement answered `count` for (null: none, as the key was already
+ * past its limit in the window that opened at `windowStart`), or null when it is within the limit.
+ */
+export function limitRefusal(limit: Limit, count: number | null, windowStart: Date | string | null, now: Date): HttpError | null {
+  const opened = windowStart === null ? now : new Date(windowStart);
+  return overLimit(limit, { bucket: limit.bucket, key: "", count: count ?? limit.max + 1, windowStart: opened }, now);
+}
+
+/** Counts an attempt; 429 with Retry-After when it is beyond `limit.max` in the window (see limitStatement). */
 export async function take(db: Database, limit: Limit, key: string, now = systemClock()): Promise<void> {
-  const { bucket, windowMs } = limit;
-  const from = sql`VALUES (${bucket}, ${key}, ${now}::timestamptz, 1)`;
-  const result = (await db.execute(upsertCounter(from, windowMs, now, { stopAfter: limit.max }))) as unknown as { rows: CountedRow[] };
-  let row = result.rows[0];
-  if (!row) {
-    const kept = (await db.execute(
-      sql`SELECT "count" + 1 AS "count", "window_start" FROM ${rateLimitCounters} WHERE "bucket" = ${bucket} AND "key" = ${key}`,
-    )) as unknown as { rows: CountedRow[] };
-    row = kept.rows[0] ?? { count: limit.max + 1, window_start: now };
-  }
-  const refusal = overLimit(limit, counted({ bucket, key }, row), now);
+  const result = (await db.execute(sql`
+    WITH counted AS (${limitStatement(limit, key, now)})
+    SELECT (SELECT "count" FROM counted) AS "count",
+      coalesce((SELECT "window_start" FROM counted), (${limitWindowStatement(limit, key)})) AS "window_start"`)) as unknown as {
+    rows: Array<{ count: number | null; window_start: Date | string | null }>;
+  };
+  const row = result.rows[0]!;
+  const refusal = limitRefusal(limit, row.count === null ? null : Number(row.count), row.window_start, now);
   if (refusal) throw refusal;
 }
 

@@ -21,6 +21,7 @@ import { chapters, readingDays, readingPlaces, readingSessions, subsections } fr
 import { LEVELS, type Level } from "../../lib/levels.ts";
 import { HEARTBEAT_THROTTLE_SECONDS, MAX_HEARTBEAT_SECONDS } from "../../lib/reading-terms.ts";
 import { readingDays as streakOf, utcDay } from "./streak.ts";
+import { limitRefusal, limitStatement, limitWindowStatement, type Limit } from "../access/rate-limit.ts";
 
 export const SESSION_GAP_MS = 30 * 60 * 1000;
 
@@ -37,6 +38,18 @@ export type HeartbeatOutcome = "counted" | "throttled" | "not_found" | "forbidde
 /** Whether the row under `alias` is live: published and not deleted. */
 const live = (alias: string) => sql.raw(`${alias}."deleted_at" IS NULL AND ${alias}."status" = 'published'`);
 
+/**
+ * Heartbeats per access code: a page sends one every 30 s while visible and one as it is hidden or
+ * shown, so a member reading on three devices at once, turning pages quickly, stays far below
+ * this; a script flooding the call is refused (429) without a write once past it.
+ */
+export const HEARTBEAT_LIMIT: Limit = { bucket: "reading-heartbeat-code", max: 90, windowMs: 5 * 60 * 1000 };
+
+/**
+ * Records a heartbeat in one statement: counted against the code's HEARTBEAT_LIMIT (a 429 is
+ * thrown past it, and nothing else is written), the place kept when it moved or the throttle
+ * passed, time added to the session and the day.
+ */
 export async function recordHeartbeat(
   db: Database,
   member: { accessCodeId: number; level: Level },
@@ -44,11 +57,13 @@ export async function recordHeartbeat(
   now = new Date(),
 ): Promise<HeartbeatOutcome> {
   const code = member.accessCodeId;
+  const limitKey = String(code);
   const since = new Date(now.getTime() - SESSION_GAP_MS);
   const throttle = new Date(now.getTime() - HEARTBEAT_THROTTLE_SECONDS * 1000);
   const rank = LEVELS.indexOf(member.level);
   const result = (await db.execute(sql`
-    WITH target AS (
+    WITH beat AS (${limitStatement(HEARTBEAT_LIMIT, limitKey, now)}),
+    target AS (
       SELECT c.id AS chapter_id, s.id AS subsection_id,
         array_position(ARRAY['Operator','Architect','Mastermind'], coalesce(c.level, 'Operator')) - 1 <= ${rank} AS allowed,
         CASE WHEN ${section}::text IS NULL
@@ -61,6 +76,7 @@ export async function recordHeartbeat(
       WHERE c.slug = ${slug} AND ${live("c")}
     ), valid AS (
       SELECT * FROM target WHERE allowed AND (${section}::text IS NULL OR subsection_id IS NOT NULL)
+        AND EXISTS (SELECT 1 FROM beat WHERE beat."count" <= ${HEARTBEAT_LIMIT.max})
     ), place AS (
       INSERT INTO ${readingPlaces} AS p (access_code_id, chapter_id, subsection_id, updated_at, counted_at, counted)
       SELECT ${code}, chapter_id, subsection_id, ${now}, ${now}, true FROM valid
@@ -94,10 +110,13 @@ export async function recordHeartbeat(
       WHERE coalesce((SELECT counted FROM place), false) OR NOT d.finished
     )
     SELECT (SELECT count(*) FROM target)::integer AS found, (SELECT bool_and(allowed) FROM target) AS allowed,
-      (SELECT count(*) FROM valid)::integer AS valid, (SELECT counted FROM place) AS counted`)) as unknown as {
-    rows: Array<{ found: number; allowed: boolean | null; valid: number; counted: boolean | null }>;
+      (SELECT count(*) FROM valid)::integer AS valid, (SELECT counted FROM place) AS counted,
+      (SELECT "count" FROM beat) AS beats, coalesce((SELECT "window_start" FROM beat), (${limitWindowStatement(HEARTBEAT_LIMIT, limitKey)})) AS beats_since`)) as unknown as {
+    rows: Array<{ found: number; allowed: boolean | null; valid: number; counted: boolean | null; beats: number | null; beats_since: Date | string | null }>;
   };
   const [row] = result.rows;
+  const refusal = row && limitRefusal(HEARTBEAT_LIMIT, row.beats === null ? null : Number(row.beats), row.beats_since, now);
+  if (refusal) throw refusal;
   if (!row || row.found === 0) return "not_found";
   if (!row.allowed) return "forbidden";
   if (row.valid === 0) return "not_found"; // a subsection that is not this chapter's live one
