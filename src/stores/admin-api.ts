@@ -151,8 +151,12 @@ export interface PublishStatus {
     nextAttemptAt: string | null;
     doneAt: string | null;
   };
-  /** Whether the static search index holds the open level's current text (`asOf`: the text it holds is of then). */
-  searchIndex?: { state: "current" | "updating" | "outdated"; asOf: string | null };
+  /**
+   * Whether the static search index holds the open level's current text (`asOf`: the text it holds
+   * is of then); `withdrawn`: how many open chapters' earlier text its public files still hold;
+   * `exposed`: such text is there and no build is coming to replace it (src/server/publish/state.ts).
+   */
+  searchIndex?: { state: "current" | "updating" | "outdated"; asOf: string | null; withdrawn?: number; exposed?: boolean };
 }
 
 /** Whether an error means the admin session is gone (expired or signed out elsewhere). */

@@ -24,7 +24,7 @@ import {
   type SaveOptions,
   type SubsectionPayload,
 } from "./admin-api.ts";
-import { refreshPublish } from "./admin-publish.ts";
+import { $publish, exposedWithdrawals, refreshPublish, SEARCH_FILES_TOAST } from "./admin-publish.ts";
 import { sessionEnded } from "./admin-session.ts";
 
 export const $chapters = atom<AdminChapter[]>([]);
@@ -38,7 +38,9 @@ export const $subsectionsError = atom<Record<number, string | undefined>>({});
 /** Subsections by chapter id, for the chapters whose cards have been opened. */
 export const $subsections = atom<Record<number, AdminSubsection[] | undefined>>({});
 
-const success = (description: string) => notify({ title: "Success", description });
+/** The last success toast, which afterChange may add to. */
+let lastSuccess: { id: string; description: string } | undefined;
+const success = (description: string) => void (lastSuccess = { id: notify({ title: "Success", description }), description });
 
 /** Shows a failed mutation's toast, or the sign-in form when the session ended. */
 function failure(error: unknown, description: string): void {
@@ -139,15 +141,24 @@ function setSubsections(chapterId: number, list: AdminSubsection[]): void {
   $subsections.set({ ...$subsections.get(), [chapterId]: list });
 }
 
-/** After a change: the chapter list, the deleted items and what the public site shows. */
+/**
+ * After a change: the chapter list, the deleted items and what the public site shows. When the
+ * change withdrew open text that now stays public in the search files (no build is coming, or the
+ * last one failed), its toast says so.
+ */
 async function afterChange(...chapterIds: number[]): Promise<void> {
   const opened = $subsections.get();
+  const exposedBefore = exposedWithdrawals($publish.get());
+  const toast = lastSuccess;
   await Promise.all([
     loadChapters(),
     loadDeleted(),
     refreshPublish(),
     ...chapterIds.filter((id) => opened[id] !== undefined).map((id) => loadSubsections(id)),
   ]);
+  if (toast && exposedWithdrawals($publish.get()) > exposedBefore) {
+    notify({ title: "Success", description: `${toast.description.replace(/\.$/, "")}. ${SEARCH_FILES_TOAST}` }, toast.id);
+  }
 }
 
 export async function createChapter(payload: ChapterPayload, options: SaveOptions = {}): Promise<SaveResult> {

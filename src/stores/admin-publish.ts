@@ -42,6 +42,25 @@ export async function publishNow(): Promise<void> {
   await refreshPublish();
 }
 
+/** Said in the save's toast when the words it withdrew stay public in the search files (issue 31: 2). */
+export const SEARCH_FILES_TOAST = "The words it replaced or removed stay public in the site's search files until a build is live: see the publish status.";
+
+/**
+ * What the publish status says while withdrawn open text stays public in the search files with no
+ * build coming to replace it; null otherwise. (The search box leaves such results out, but the files
+ * themselves can still be downloaded: that is what this says.)
+ */
+export function searchFilesNote(index: PublishStatus["searchIndex"]): string | null {
+  if (!index?.exposed || !index.withdrawn) return null;
+  const chapters = index.withdrawn === 1 ? "1 chapter" : `${index.withdrawn} chapters`;
+  return `Withdrawn words are still public: the site's search files hold the earlier text of ${chapters} until a build is live. The search box does not show it, but anyone who asks for those files can read it.`;
+}
+
+/** How many chapters' withdrawn text is exposed in the search files now (0 when none, or when a build is coming). */
+export function exposedWithdrawals(status: PublishStatus | null): number {
+  return status?.searchIndex?.exposed ? (status.searchIndex.withdrawn ?? 0) : 0;
+}
+
 export function stopPublishPolling(): void {
   clearTimeout(timer);
   timer = undefined;

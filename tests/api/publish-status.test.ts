@@ -49,7 +49,7 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
 
   it("says the search index is current once built, and out of date (with the failed build's reason) after a site build fails", async () => {
     const first = await readPublishView(database.db);
-    expect(first.searchIndex).toEqual({ state: "current", asOf: first.lastPublishedAt });
+    expect(first.searchIndex).toEqual({ state: "current", asOf: first.lastPublishedAt, withdrawn: 0, exposed: false });
 
     await editOpenText("Words that replace the withdrawn ones.");
     const failing = createLocalPublisher({
@@ -64,8 +64,9 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
     const failed = await readPublishView(database.db);
     expect(failed.state).toBe("failed");
     expect(failed.error).toContain("The site build failed: Pagefind could not write the index: disk full");
-    // The index still holds the text of the last publish: the status says so, and of when.
-    expect(failed.searchIndex).toEqual({ state: "outdated", asOf: first.lastPublishedAt });
+    // The index still holds the text of the last publish: the status says so, and of when, and
+    // that one chapter's withdrawn words stay public in its files with no build coming.
+    expect(failed.searchIndex).toEqual({ state: "outdated", asOf: first.lastPublishedAt, withdrawn: 1, exposed: true });
 
     // While a build runs, it is being updated; once one succeeds, it is current again.
     let release!: () => void;
@@ -80,11 +81,33 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
     working.now();
     await vi.waitFor(() => expect(release).toBeDefined()); // the build is under way
     expect((await readPublishView(database.db)).state).toBe("publishing");
-    expect((await readPublishView(database.db)).searchIndex.state).toBe("updating");
+    expect((await readPublishView(database.db)).searchIndex).toMatchObject({ state: "updating", withdrawn: 1, exposed: false });
     release();
     await working.idle();
     const live = await readPublishView(database.db);
-    expect(live).toMatchObject({ state: "live", error: null, searchIndex: { state: "current" } });
+    expect(live).toMatchObject({ state: "live", error: null, searchIndex: { state: "current", withdrawn: 0, exposed: false } });
+  });
+
+  it("tells withdrawn open text from added text: a new chapter after a failed build withdraws nothing, a deletion or a move to a locked level does", async () => {
+    const failing = createLocalPublisher({ db: database.db, debounceMs: 5, build: async () => Promise.reject(new Error("astro build exited with code 1.")) });
+    const failBuild = async () => {
+      await markRequested(database.db);
+      failing.now();
+      await failing.idle();
+    };
+    const [first, second] = await listChapters(database.db, ["Operator"]);
+    const [added] = await database.db.insert(chapters).values({ slug: "new-open-words", title: "New open words", content: "Added text.", order: 99 }).returning();
+    await failBuild();
+    expect((await readPublishView(database.db)).searchIndex).toMatchObject({ state: "outdated", withdrawn: 0, exposed: false });
+    await database.db.update(chapters).set({ level: "Architect" }).where(eq(chapters.id, first!.id));
+    await database.db.update(chapters).set({ deletedAt: new Date() }).where(eq(chapters.id, second!.id));
+    await failBuild();
+    expect((await readPublishView(database.db)).searchIndex).toMatchObject({ state: "outdated", withdrawn: 2, exposed: true });
+    // Put back as it was: the files hold the live text again, nothing is withdrawn.
+    await database.db.update(chapters).set({ level: "Operator" }).where(eq(chapters.id, first!.id));
+    await database.db.update(chapters).set({ deletedAt: null }).where(eq(chapters.id, second!.id));
+    await database.db.delete(chapters).where(eq(chapters.id, added!.id));
+    expect((await readPublishView(database.db)).searchIndex).toMatchObject({ state: "current", withdrawn: 0, exposed: false });
   });
 
   it("says so for a failed Netlify build too", async () => {
@@ -96,7 +119,7 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
     ).rejects.toThrow();
     const view = await readPublishView(database.db);
     expect(view.error).toContain("The Netlify build failed: astro build exited with code 1.");
-    expect(view.searchIndex.state).toBe("outdated");
+    expect(view.searchIndex).toMatchObject({ state: "outdated", withdrawn: 1, exposed: true });
   });
 
   it("shows a Netlify build that never reported back as failed after 20 minutes", async () => {
@@ -124,7 +147,8 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
       await editOpenText("Text that needs a build.");
       await schedulePublish(database.db);
       const view = await readPublishView(database.db);
-      expect(view).toMatchObject({ state: "failed", error: MISSING_HOOK, pending: true, cachePurge: { state: "done" }, searchIndex: { state: "outdated" } });
+      // No build will follow: the withdrawn words stay public in the search files, and it says so.
+      expect(view).toMatchObject({ state: "failed", error: MISSING_HOOK, pending: true, cachePurge: { state: "done" }, searchIndex: { state: "outdated", withdrawn: 1, exposed: true } });
       // The purge went out (the change is live on the chapter pages); no build could be asked for.
       expect(requests.filter((url) => url.endsWith("/api/v1/purge")).length).toBeGreaterThanOrEqual(1);
       // A malformed hook (a typo, or http://) serves the site too, and the status names it.
@@ -137,10 +161,12 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
       // Once the hook is set right, the hook's old complaint goes: the change waits for Publish.
       useConfig({ ...previous, platform: "netlify-functions", deployContext: "production", buildHookUrl: "https://api.netlify.com/build_hooks/x", buildHookProblem: undefined });
       expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null, pending: true });
-      // A deploy preview needs no hook: nothing to report there.
+      // A deploy preview needs no hook: nothing to report there, but no build follows its changes.
       useConfig({ ...previous, platform: "netlify-functions", deployContext: "deploy-preview", buildHookUrl: undefined, buildHookProblem: undefined });
       await markPublished(database.db, new Date(), await content());
       expect(await readPublishView(database.db)).toMatchObject({ state: "live", error: null });
+      await editOpenText("Text a deploy preview never indexes.");
+      expect((await readPublishView(database.db)).searchIndex).toMatchObject({ state: "outdated", withdrawn: 1, exposed: true });
     } finally {
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the second purge, after the answer
       delete process.env.SITE_ID;

@@ -7,7 +7,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import type { PublishStatus as Status } from "../../stores/admin-api.ts";
-import { $publish, publishNow, refreshPublish, stopPublishPolling } from "../../stores/admin-publish.ts";
+import { $publish, publishNow, refreshPublish, searchFilesNote, stopPublishPolling } from "../../stores/admin-publish.ts";
 import { formatTime, secondary } from "./ui.ts";
 
 const dot: Record<string, string> = {
@@ -78,9 +78,11 @@ function SearchIndexNote({ index }: { index: Status["searchIndex"] }) {
       </span>
     );
   }
+  const exposed = searchFilesNote(index);
   return (
-    <span data-testid="publish-search-index" data-state="outdated" className="text-amber-800 dark:text-amber-300">
-      Search index out of date: it holds the open level&apos;s text as published {index.asOf ? formatTime(index.asOf) : "by the last build"}, so a search may still find words changed or withdrawn since. The next successful publish rebuilds it.
+    <span data-testid="publish-search-index" data-state="outdated" data-exposed={exposed ? "true" : undefined} className="text-amber-800 dark:text-amber-300">
+      Search index out of date: it holds the open level&apos;s text as published {index.asOf ? formatTime(index.asOf) : "by the last build"}.{" "}
+      {exposed ?? "Words added since are not found by the search box yet."} The next successful publish rebuilds it.
     </span>
   );
 }

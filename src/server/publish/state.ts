@@ -13,7 +13,7 @@ import { eq, sql } from "../db/orm.ts";
 import { config, MALFORMED_HOOK, type Config } from "../config.ts";
 import type { Database } from "../db/types.ts";
 import { publishState } from "../db/schema.ts";
-import { snapshotStamp, takeSnapshot, type SiteContent } from "../build/snapshot.ts";
+import { siteContentOf, takeSnapshot, type SiteContent } from "../build/snapshot.ts";
 import { CDN_MAX_AGE_S } from "../http/cdn.ts";
 import { readCachePurgeView, type CachePurgeView } from "./cache-purge.ts";
 
@@ -33,12 +33,22 @@ export function purgeFailedMessage(reason: string | null): string {
   return `The cached chapter pages could not be cleared (${reason ?? "no answer"}), so readers may still be served chapters as they were before the change, even one since withdrawn or deleted. This is tried again automatically until it succeeds, and every cached page expires within ${Math.round(CDN_MAX_AGE_S / 60)} minutes regardless.`;
 }
 
-/** Whether the static search index (built with the site) holds the open level's current text. */
+/**
+ * Whether the static search index (built with the site) holds the open level's current text. Its
+ * files (/pagefind/) are public: text withdrawn from the open level (a chapter or subsection
+ * edited, deleted, moved to a locked level or back to draft) stays downloadable there until a
+ * build is live. The search box leaves such results out (their text stamps no longer match the
+ * live list's), but that only hides them from the box: it withdraws nothing from the files.
+ */
 export interface SearchIndexView {
-  /** current; updating: a build that will hold it is under way; outdated: none is (the last one failed). */
+  /** current; updating: a build that will hold it is under way; outdated: none is coming (the last one failed, or none can be started). */
   state: "current" | "updating" | "outdated";
   /** The index holds the open level's text as it was at this time (the last publish). */
   asOf: string | null;
+  /** How many open chapters' earlier text the search files hold that readers no longer see (edited, withdrawn or deleted since). */
+  withdrawn: number;
+  /** Such text is public and no build is coming to replace it (the last build failed, or none can be started): the panel says so. */
+  exposed: boolean;
 }
 
 /** What GET /api/admin/publish answers. */
@@ -61,8 +71,8 @@ export async function readPublishRow(db: Database): Promise<Row> {
 
 export interface ViewContext {
   cachePurge: CachePurgeView;
-  /** The content stamp the static pages would have if built now. */
-  currentStamp: string;
+  /** What the static pages would hold of the content if built now. */
+  current: SiteContent;
   settings: Pick<Config, "platform" | "deployContext" | "buildHookUrl" | "buildHookProblem">;
   now: Date;
 }
@@ -72,7 +82,7 @@ export function isPending(row: Row): boolean {
   return row.requestedAt !== null && (row.startedAt === null || row.requestedAt > row.startedAt);
 }
 
-export function toPublishView(row: Row, { cachePurge, currentStamp, settings, now }: ViewContext): PublishView {
+export function toPublishView(row: Row, { cachePurge, current, settings, now }: ViewContext): PublishView {
   const pending = isPending(row);
   const stale = row.state === "publishing" && row.startedAt !== null && now.getTime() - row.startedAt.getTime() > STALE_BUILD_MS;
   const problems: string[] = [];
@@ -89,6 +99,12 @@ export function toPublishView(row: Row, { cachePurge, currentStamp, settings, no
   if (hookProblem && !problems.includes(hookProblem)) problems.push(hookProblem);
   const failed = rowFailed || problems.length > 0;
   const building = row.state === "publishing" && !stale;
+  // On Netlify a change reaches the static pages only through the build hook, which only the
+  // production context calls: without a usable one, no build follows a change.
+  const noBuildFollows = settings.platform === "netlify-functions" && (settings.deployContext !== "production" || !settings.buildHookUrl);
+  const live = new Set(current.textStamps);
+  const withdrawn = (row.siteTextStamps ?? []).filter((stamp) => !live.has(stamp)).length;
+  const indexState = row.siteStamp === current.stamp ? "current" : building || (pending && row.state === "live" && !noBuildFollows) ? "updating" : "outdated";
   return {
     state: failed ? "failed" : row.state === "failed" ? "live" : (row.state as PublishStateName),
     lastPublishedAt: row.lastPublishedAt?.toISOString() ?? null,
@@ -96,8 +112,10 @@ export function toPublishView(row: Row, { cachePurge, currentStamp, settings, no
     pending,
     cachePurge,
     searchIndex: {
-      state: row.siteStamp === currentStamp ? "current" : building || (pending && row.state === "live") ? "updating" : "outdated",
+      state: indexState,
       asOf: row.lastPublishedAt?.toISOString() ?? null,
+      withdrawn,
+      exposed: withdrawn > 0 && indexState === "outdated",
     },
   };
 }
@@ -106,8 +124,8 @@ export function toPublishView(row: Row, { cachePurge, currentStamp, settings, no
 export async function readPublishView(db: Database, now = new Date()): Promise<PublishView> {
   const row = await readPublishRow(db);
   const cachePurge = await readCachePurgeView(db);
-  const currentStamp = snapshotStamp(await takeSnapshot(db));
-  return toPublishView(row, { cachePurge, currentStamp, settings: config(), now });
+  const current = siteContentOf(await takeSnapshot(db));
+  return toPublishView(row, { cachePurge, current, settings: config(), now });
 }
 
 async function upsert(db: Database, values: Partial<Omit<Row, "id">>): Promise<void> {
