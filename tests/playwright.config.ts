@@ -1,5 +1,4 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_BASE_URL } from "./e2e/server.ts";
 
 /** End-to-end tests drive Debian's Chromium (test tools cannot download browsers here). */
 export default defineConfig({
@@ -7,13 +6,13 @@ export default defineConfig({
   testMatch: "**/*.test.ts",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
-  workers: 1,
+  // A worker a core, each with its own server and database (e2e/server.ts, e2e/page-test.ts).
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   timeout: 30_000,
   reporter: [["list"], ["json", { outputFile: "../test-results/playwright.json" }]],
   outputDir: "../test-results/playwright",
   use: {
-    baseURL: E2E_BASE_URL,
     browserName: "chromium",
     trace: "off",
     launchOptions: {

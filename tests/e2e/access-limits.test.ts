@@ -20,7 +20,7 @@ const dayFromToday = (page: Page, days: number) =>
 
 /** A reader of their own signs in with the code; answers their browser context. */
 async function readerSignsIn(browser: Browser, login: string, password: string) {
-  const reader = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const reader = await browser.newContext();
   const response = await reader.request.post("/api/auth/validate", { data: { login, password } });
   expect(response.status(), await response.text()).toBe(200);
   return reader;

@@ -16,14 +16,13 @@ import { firstView } from "../support/first-view.ts";
 import { scriptsBeforeInteraction } from "../support/js-before-interaction.ts";
 import { pageWeightOf } from "../support/page-weight.ts";
 import { awake, operatorChapters } from "./reader-helpers.ts";
-import { E2E_BASE_URL, E2E_DATA_DIR, projectRoot } from "./server.ts";
+import { projectRoot } from "./server.ts";
 
 const KB = 1024;
-const siteDir = path.join(E2E_DATA_DIR, "site");
-test("a seed chapter page stays within its byte budgets (gzip)", async ({ request }) => {
+test("a seed chapter page stays within its byte budgets (gzip)", async ({ request, site }) => {
   const [first] = await operatorChapters(request);
   const html = await (await request.get(`/${first!.slug}`)).text();
-  const figures = pageWeightOf(siteDir, html);
+  const figures = pageWeightOf(site.siteDir, html);
   console.log(
     `Chapter page (gzip bytes): HTML ${figures.html}, CSS ${figures.css} (${figures.cssFiles} files), JS ${figures.js} (${figures.jsFiles} files), preloaded fonts ${figures.fonts}; total ${figures.total}`,
   );
@@ -70,6 +69,7 @@ test("the JavaScript a page runs before the reader touches anything is at most 5
 test("a page's first view moves at most 60 KB, fonts and photos included, on a phone and a desktop, and asks no function anything", async ({
   browser,
   request,
+  site,
 }) => {
   // Twelve first views, each until the network has been quiet for 5 s.
   test.setTimeout(180_000);
@@ -81,7 +81,7 @@ test("a page's first view moves at most 60 KB, fonts and photos included, on a p
       { width: 390, height: 844 },
       { width: 1280, height: 800 },
     ]) {
-      const view = await firstView(browser, `${E2E_BASE_URL}${url}`, { viewport });
+      const view = await firstView(browser, `${site.url}${url}`, { viewport });
       const label = `${url} at ${viewport.width} px: ${JSON.stringify(view.bytes)}`;
       console.log(`First view, ${label}; total ${view.total} B`);
       expect(view.total, label).toBeLessThanOrEqual(60 * KB);
@@ -118,7 +118,7 @@ test("islands hydrate without moving anything: CLS is 0 on load and while readin
   expect(total).toBe(0);
 });
 
-test("no locked chapter's content is anywhere in the built site", () => {
+test("no locked chapter's content is anywhere in the built site", ({ site }) => {
   const lockedBodies: string[] = [];
   for (const level of ["architect", "mastermind"]) {
     const dir = path.join(projectRoot, "content/book", level);
@@ -130,7 +130,7 @@ test("no locked chapter's content is anywhere in the built site", () => {
     }
   }
   expect(lockedBodies.length).toBeGreaterThan(5);
-  const files = fs.readdirSync(siteDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.(html|js|css|json|xml|txt)$/.test(e.name));
+  const files = fs.readdirSync(site.siteDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.(html|js|css|json|xml|txt)$/.test(e.name));
   for (const entry of files) {
     const text = fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8");
     for (const sentence of lockedBodies) expect(text.includes(sentence), `${entry.name} holds locked content`).toBe(false);

@@ -5,20 +5,20 @@ import { LEVELS } from "../../src/lib/levels.ts";
 import { createAdminAccount } from "../../src/server/admin/accounts.ts";
 import { openDatabase } from "../../src/server/db/client.ts";
 import { issueAccessCode } from "../../src/server/repositories/access-codes.ts";
-import { E2E_DATA_DIR, freshDataDir, startProductServer } from "./server.ts";
+import { E2E_DATA_DIR, E2E_PORT, freshDataDir, startProductServer, TEMPLATE_DIR } from "./server.ts";
 
 export const CODES_FILE = path.join(E2E_DATA_DIR, "codes.json");
 /** The admin account the admin panel's tests sign in with (tests/e2e/admin-fixtures.ts). */
 export const ADMIN_FILE = path.join(E2E_DATA_DIR, "admin.json");
 
 /**
- * One product server for the whole end-to-end run, on a fresh embedded database. Before it
- * starts (it then owns the database), one access code per level and one admin account are
- * created for the tests.
+ * The run's template (server.ts): a fresh embedded database with one access code per level and
+ * one admin account, then started once as `npm start` would be (migrated, seeded, the site built)
+ * and stopped, so every worker's copy starts at once.
  */
 export default async function globalSetup() {
   freshDataDir();
-  const database = await openDatabase({ driver: "pglite", dataDir: E2E_DATA_DIR });
+  const database = await openDatabase({ driver: "pglite", dataDir: TEMPLATE_DIR });
   try {
     await database.migrate();
     const codes = Object.fromEntries(
@@ -31,8 +31,7 @@ export default async function globalSetup() {
   } finally {
     await database.close();
   }
-  const server = await startProductServer();
-  return async () => {
-    await server.stop();
-  };
+  const server = await startProductServer(TEMPLATE_DIR, E2E_PORT);
+  const code = await server.stop();
+  if (code !== 0) throw new Error(`The template server stopped with ${code}:\n${server.output()}`);
 }

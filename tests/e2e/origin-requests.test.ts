@@ -8,7 +8,6 @@
  */
 import { request as apiRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { adminCredentials } from "./admin-fixtures.ts";
-import { E2E_BASE_URL } from "./server.ts";
 import { loginAs } from "./fixtures.ts";
 import { expect, test } from "./page-test.ts";
 import { operatorChapters } from "./reader-helpers.ts";
@@ -104,11 +103,11 @@ test("a member's pages settle the session; signing out and a session that expire
   expect(reached).toEqual([]);
 });
 
-test("an access code ended by the operator shows signed out on the member's next page, and a locked chapter sends them to /resume", async ({ page, request }) => {
-  const admin = await apiRequest.newContext({ baseURL: E2E_BASE_URL });
+test("an access code ended by the operator shows signed out on the member's next page, and a locked chapter sends them to /resume", async ({ page, request, baseURL }) => {
+  const admin = await apiRequest.newContext({ baseURL });
   try {
     expect((await admin.post("/api/admin/login", { data: adminCredentials() })).status()).toBe(200);
-    const code = (await (await admin.post("/api/admin/access-codes", { data: { level: "Architect" }, headers: { origin: E2E_BASE_URL } })).json()) as { login: string; password: string };
+    const code = (await (await admin.post("/api/admin/access-codes", { data: { level: "Architect" }, headers: { origin: baseURL! } })).json()) as { login: string; password: string };
     expect((await page.request.post("/api/auth/validate", { data: { login: code.login, password: code.password } })).status()).toBe(200);
     const [first] = await operatorChapters(request);
     const account = page.getByRole("navigation", { name: "Account" });
@@ -116,7 +115,7 @@ test("an access code ended by the operator shows signed out on the member's next
     await settled(page);
     await expect(account.getByRole("link", { name: "My Profile" })).toBeVisible();
 
-    const ended = await admin.put(`/api/admin/access-codes/${code.login}/active`, { data: { active: false }, headers: { origin: E2E_BASE_URL } });
+    const ended = await admin.put(`/api/admin/access-codes/${code.login}/active`, { data: { active: false }, headers: { origin: baseURL! } });
     expect(ended.status()).toBe(200);
     await page.reload();
     await settled(page);

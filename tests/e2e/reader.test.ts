@@ -291,7 +291,9 @@ for (const phase of PHASES) {
       await page.getByRole("button", { name: "Open the chapter list" }).click();
       const list = page.getByTestId("drawer-list");
       const scrollTop = () => list.evaluate((el) => el.scrollTop);
-      await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      // (The island draws the open drawer after the click returns: scrolled once it is there.)
+      await expect(list).toBeVisible();
+      await expect.poll(() => list.evaluate((el) => (el.scrollTop = el.scrollHeight))).toBeGreaterThan(0);
       expect(await scrollTop()).toBeGreaterThan(0);
       await page.clock.runFor(99);
       expect(await scrollTop()).toBeGreaterThan(0);
