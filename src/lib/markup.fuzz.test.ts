@@ -8,8 +8,9 @@ import { renderMarkup } from "./markup.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS || 1000);
 
-const TAGS = new Set(["p", "h2", "h3", "blockquote", "ul", "ol", "li", "strong", "em", "a", "div", "br"]);
-const ATTRIBUTES = new Set(["href", "class", "data-cta", "target", "rel", "start"]);
+// (svg, path and span: the mark and words of a link to another site, markup.ts LEAVING_MARK.)
+const TAGS = new Set(["p", "h2", "h3", "blockquote", "ul", "ol", "li", "strong", "em", "a", "div", "br", "svg", "path", "span"]);
+const ATTRIBUTES = new Set(["href", "class", "data-cta", "target", "rel", "start", "aria-hidden", "focusable", "viewbox", "width", "height", "d", "fill", "stroke", "stroke-width"]);
 const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?!\/)|#)/i;
 
 /** Fragments that attack renderers, mixed with the book's own markup. */
@@ -22,7 +23,7 @@ const fragment = fc.oneof(
     "![x](javascript:alert(1))", "<svg onload=alert(1)>", "<iframe src=//evil>", "<style>*{}</style>",
     "\"><script>", "'onfocus='alert(1)", "`", "<!--", "-->", "&lt;script&gt;", "\u0000", "\u202e",
     "## ", "### ", "# ", "> ", "- ", "1. ", "**", "*", "_", "\n", "\n\n", "    ", "```", "|a|b|\n|-|-|",
-    "<https://example.com>", "https://example.com", "[a][ref]\n\n[ref]: javascript:alert(1)",
+    "<https://example.com>", "https://example.com", "[a][ref]\n\n[ref]: javascript:alert(1)", "[x](https://example.com/a)",
   ),
   fc.string({ maxLength: 20 }),
 );

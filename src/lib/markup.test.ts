@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkup } from "./markup.ts";
+import { LEAVING_MARK, renderMarkup } from "./markup.ts";
 
 const options = { transformHref: "/signal-and-noise" };
 const render = (source: string) => renderMarkup(source, options);
@@ -49,10 +49,15 @@ describe("renderMarkup", () => {
     },
   );
 
-  it("keeps safe links and opens external ones in a new tab", () => {
+  it("keeps safe links and opens external ones in a new tab, saying so with a mark and words", () => {
     expect(render("[a](https://example.com)")).toContain(
-      '<a href="https://example.com" target="_blank" rel="noopener noreferrer">a</a>',
+      `<a href="https://example.com" target="_blank" rel="noopener noreferrer">a${LEAVING_MARK}</a>`,
     );
+    expect(LEAVING_MARK).toContain('<span class="sr-only"> (opens another site in a new tab)</span>');
+    expect(LEAVING_MARK).toMatch(/^<svg [^>]*aria-hidden="true"/);
+    // Only the link that leaves says so.
+    expect(render("[a](https://example.com) and [b](/apply) and **[c](http://example.org/x)**").match(/opens another site/g)).toHaveLength(2);
+    expect(render("[b](/apply) then [c](https://example.com)")).toMatch(/<a href="\/apply">b<\/a>/);
     expect(render("[b](/apply)")).toContain('<a href="/apply">b</a>');
     expect(render("[c](mailto:hello@example.com)")).toContain('<a href="mailto:hello@example.com">c</a>');
   });

@@ -44,9 +44,29 @@ md.renderer.rules.link_open = (tokens, i, options, env, self) => {
   } else if (/^https?:\/\//i.test(href)) {
     token.attrSet("target", "_blank");
     token.attrSet("rel", "noopener noreferrer");
+    (env as MarkupEnv).leaving = true;
   }
   return self.renderToken(tokens, i, options);
 };
+
+/**
+ * A link to another site says so before it closes: a mark the eye sees and words a screen reader
+ * reads, as the site's own links to the scheduling pages do.
+ */
+export const LEAVING_MARK =
+  '<svg class="external-mark" aria-hidden="true" focusable="false" viewBox="0 0 12 12" width="12" height="12"><path d="M4.5 2.5h5v5M9.5 2.5l-7 7" fill="none" stroke="currentColor" stroke-width="1.4"/></svg>' +
+  '<span class="sr-only"> (opens another site in a new tab)</span>';
+
+md.renderer.rules.link_close = (tokens, i, options, env, self) => {
+  const leaving = (env as MarkupEnv).leaving;
+  (env as MarkupEnv).leaving = false;
+  return `${leaving ? LEAVING_MARK : ""}${self.renderToken(tokens, i, options)}`;
+};
+
+/** What the renderer keeps while it renders one source: whether the open link leaves the site. */
+interface MarkupEnv {
+  leaving?: boolean;
+}
 
 // A paragraph that holds nothing but one call-to-action link becomes a button block.
 md.core.ruler.push("cta_blocks", (state) => {
