@@ -1,12 +1,13 @@
 /**
  * A page's first view, as a visitor's browser moves it over the wire (issue 20: 2): a fresh
- * browser context (cold cache), the page opened and left alone until the network has been quiet
- * for `quietMs`, no input at all. Every response is counted with what it transferred (its
+ * browser context (cold cache), the page opened and left alone until it has done everything it
+ * does by itself (untouched-page.ts: its load, its requests, its timers), no input at all. Every response is counted with what it transferred (its
  * compressed body and its headers), by kind, and those a function answered (the host's
  * `Cache-Status: ...; fwd=miss`, as Netlify's CDN marks them) are counted as requests that reached
  * the origin. Used by the budget test and by `npm run bench`.
  */
 import type { Browser, Request } from "@playwright/test";
+import { openUntouched } from "./untouched-page.ts";
 
 export type Kind = "html" | "css" | "js" | "font" | "image" | "data" | "other";
 
@@ -34,24 +35,12 @@ function kindOf(request: Request): Kind {
 export async function firstView(
   browser: Browser,
   url: string,
-  { viewport = { width: 390, height: 844 }, quietMs = 5000, headers = {} }: { viewport?: { width: number; height: number }; quietMs?: number; headers?: Record<string, string> } = {},
+  { viewport = { width: 390, height: 844 }, quietMs, headers = {} }: { viewport?: { width: number; height: number }; quietMs?: number; headers?: Record<string, string> } = {},
 ): Promise<FirstView> {
   const context = await browser.newContext({ viewport, extraHTTPHeaders: headers });
   const page = await context.newPage();
-  const pending = new Set<Request>();
   const done: Array<Promise<FirstView["responses"][number] | null>> = [];
-  let lastActivity = Date.now();
-  page.on("request", (request) => {
-    pending.add(request);
-    lastActivity = Date.now();
-  });
-  const settle = (request: Request) => {
-    pending.delete(request);
-    lastActivity = Date.now();
-  };
-  page.on("requestfailed", settle);
   page.on("requestfinished", (request) => {
-    settle(request);
     done.push(
       (async () => {
         const response = await request.response();
@@ -67,9 +56,7 @@ export async function firstView(
     );
   });
   try {
-    await page.goto(url, { waitUntil: "load" });
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && (pending.size > 0 || Date.now() - lastActivity < quietMs)) await page.waitForTimeout(100);
+    await openUntouched(page, url, { quietMs });
     const responses = (await Promise.all(done)).filter((r): r is FirstView["responses"][number] => r !== null);
     const bytes: Record<Kind, number> = { html: 0, css: 0, js: 0, font: 0, image: 0, data: 0, other: 0 };
     for (const response of responses) bytes[response.kind] += response.bytes;

@@ -7,6 +7,7 @@
  */
 import { gzipSync } from "node:zlib";
 import type { Page } from "@playwright/test";
+import { openUntouched } from "./untouched-page.ts";
 
 export interface ScriptsBeforeInteraction {
   /** Gzip bytes of all scripts run: files plus inline. */
@@ -21,8 +22,8 @@ export interface ScriptsBeforeInteraction {
 
 const RUNNABLE = new Set(["", "module", "text/javascript", "application/javascript"]);
 
-/** Opens `url` in `page` and waits `idleMs` after the network settles, with no input at all. */
-export async function scriptsBeforeInteraction(page: Page, url: string, idleMs = 2500): Promise<ScriptsBeforeInteraction> {
+/** Opens `url` in `page` (a fresh one) and lets it do all it does by itself (untouched-page.ts), with no input at all. */
+export async function scriptsBeforeInteraction(page: Page, url: string): Promise<ScriptsBeforeInteraction> {
   const files: Array<{ url: string; gzip: number }> = [];
   let prefetched = 0;
   const pending: Array<Promise<void>> = [];
@@ -43,10 +44,7 @@ export async function scriptsBeforeInteraction(page: Page, url: string, idleMs =
   };
   page.on("response", onResponse);
   try {
-    await page.goto(url, { waitUntil: "load" });
-    await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(idleMs);
-    await page.waitForLoadState("networkidle");
+    await openUntouched(page, url);
     await Promise.all(pending);
   } finally {
     page.off("response", onResponse);
