@@ -89,7 +89,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
     await writeSearchIndex(snapshot.searchRecords, scratch);
     // In a process of its own, like astro build: brotli at its best quality takes memory a
     // running server would keep (README, "Memory").
-    await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), scratch], {});
+    await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), scratch, path.join(workDir, "compressed")], {});
     fs.writeFileSync(path.join(scratch, STAMP_FILE), stamp);
     moveFolder(scratch, next);
   } finally {
