@@ -25,6 +25,8 @@ export interface OpenOptions {
   url?: string;
   /** For pglite: a folder, or null for an in-memory database (tests). */
   dataDir?: string | null;
+  /** For an in-memory pglite: the dumped data folder it starts from (tests keep a migrated one). */
+  image?: Blob;
 }
 
 export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -35,7 +37,7 @@ const SERVER_POOL_SIZE = 10;
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const opened: Connection<Driver> =
     options.driver === "pglite"
-      ? await openPglite(options.dataDir ?? null)
+      ? await openPglite(options.dataDir ?? null, options.image)
       : await connectRemote(options.driver, requireUrl(options), { max: SERVER_POOL_SIZE });
   return { ...opened, migrate: () => migrate(opened.driver, opened.db) };
 }

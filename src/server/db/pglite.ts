@@ -14,8 +14,11 @@ export class DataDirBusyError extends Error {
   override name = "DataDirBusyError";
 }
 
-/** Opens PGlite in `dataDir` (or in memory when null); also answers the client for the migrator. */
-export async function openPglite(dataDir: string | null): Promise<Connection<"pglite">> {
+/**
+ * Opens PGlite in `dataDir` (or in memory when null), starting an in-memory one from `image` (a
+ * data folder PGlite dumped, as tests keep a migrated one) when given.
+ */
+export async function openPglite(dataDir: string | null, image?: Blob): Promise<Connection<"pglite">> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { pgliteStatement } = await import("./pglite-statement.ts");
@@ -27,13 +30,16 @@ export async function openPglite(dataDir: string | null): Promise<Connection<"pg
     releaseLock = lockDataDir(dataDir);
   }
   try {
-    const client = await PGlite.create(dir ? { dataDir: dir } : {});
+    const client = await PGlite.create(dir ? { dataDir: dir } : image ? { loadDataDir: image } : {});
     const db = drizzle({ client, schema, logger: queryLogger }) as unknown as Database;
     offerNamedStatements(db, (name, text) => pgliteStatement(client, name, text));
-    return connection("pglite", db, async () => {
-      await client.close();
-      releaseLock();
-    });
+    return {
+      ...connection("pglite", db, async () => {
+        await client.close();
+        releaseLock();
+      }),
+      dump: () => client.dumpDataDir("none"),
+    };
   } catch (error) {
     releaseLock();
     throw error;

@@ -15,6 +15,8 @@ export interface Connection<D extends Driver = RemoteDriver> {
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: its data folder as a tarball, which `openPglite` can start another from. */
+  dump?(): Promise<Blob>;
 }
 
 export interface ConnectOptions {
