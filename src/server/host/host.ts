@@ -168,9 +168,13 @@ export async function listen(handler: http.RequestListener, port: number, host: 
     url: `http://localhost:${actual}`,
     async close(drainMs: number): Promise<void> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A kept-alive connection whose last request finishes goes idle, and is closed then (not
+      // when drainMs runs out): the server stops as soon as the requests in flight are answered.
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), drainMs);
       await closed;
+      clearInterval(idle);
       clearTimeout(timer);
     },
   };
