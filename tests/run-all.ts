@@ -26,10 +26,14 @@ function ensureChromium(): void {
   }
 }
 
+const timings: string[] = [];
+
 function run(label: string, args: string[]): boolean {
   console.log(`\n=== ${label} ===`);
+  const started = performance.now();
   const bin = path.join(root, "node_modules", ".bin", args[0]!);
   const result = spawnSync(process.execPath, [bin, ...args.slice(1)], { cwd: root, stdio: "inherit" });
+  timings.push(`${label}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return result.status === 0;
 }
 
@@ -63,5 +67,5 @@ const unitOk = run("unit, API and integration tests (vitest)", [
 ]);
 const e2eOk = run("end-to-end tests (Playwright, Chromium)", ["playwright", "test", "--config", "tests/playwright.config.ts"]);
 const { passed, failed } = counts();
-console.log(`\n${passed} passed, ${failed} failed`);
+console.log(`\n${timings.join("\n")}\n${passed} passed, ${failed} failed`);
 process.exit(unitOk && e2eOk && failed === 0 ? 0 : 1);
