@@ -97,7 +97,14 @@ describe.skipIf(!baseUrl)("faults", () => {
   it("leaves no half-written rows when killed in the middle of an admin write", async () => {
     const [chapter] = await listChapters(direct.db, ["Operator"]);
     const blocker = new pg.Client({ connectionString: scratch.url });
+    // The server's activity is watched from a connection of its own, outside any transaction:
+    // PostgreSQL takes a backend's view of pg_stat_activity once per transaction, so polls made
+    // inside the blocker's transaction never saw a connection opened after the first poll. The
+    // server's pool opens one for the delete when its idle one has timed out (10 s idle, on a
+    // loaded machine): that was the failure "the DELETE never reached the held row in 20 s".
+    const observer = new pg.Client({ connectionString: scratch.url });
     await blocker.connect();
+    await observer.connect();
     try {
       // Hold one subsection: the server's delete stamps the chapter, then blocks on that row.
       await blocker.query("BEGIN");
@@ -109,16 +116,15 @@ describe.skipIf(!baseUrl)("faults", () => {
         () => null,
       );
       let waiting = 0;
-      // (Up to 20 s: on a loaded machine the first admin write of a fresh server takes a while to get there.)
       for (let i = 0; i < 200 && waiting === 0; i++) {
-        const { rows } = await blocker.query(
+        const { rows } = await observer.query(
           "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         waiting = rows[0].n;
         if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(waiting, `the server's delete is waiting in the middle of its transaction (it answered: ${answered})`).toBe(1);
-      const { rows: midway } = await blocker.query(
+      const { rows: midway } = await observer.query(
         "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE a.datname = current_database() AND l.relation = 'chapters'::regclass AND l.mode = 'RowExclusiveLock' AND a.pid <> pg_backend_pid()",
       );
       expect(midway[0].n, "the chapter row was already written").toBeGreaterThan(0);
@@ -138,6 +144,7 @@ describe.skipIf(!baseUrl)("faults", () => {
       expect(partRows[0].n).toBe(0);
     } finally {
       await blocker.end();
+      await observer.end();
     }
 
     server = await startServer();
