@@ -10,6 +10,7 @@ import { clearedCookies, hasReaderCookies, sessionEndedCookie, signedInCookie } 
 import { accessCodeSignedIn, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
 import { HttpError } from "../http/errors.ts";
 import { levelOf } from "../../lib/levels.ts";
+import { noteChapters } from "../notebook/notebook.ts";
 
 const loginBody = z.object({
   login: z.string().trim().min(1, "is required").max(100, "is too long"),
@@ -63,7 +64,8 @@ export const session = route({
     const current = await readerSession(db, request, now);
     if (current) {
       const cookies = [signedInCookie(Math.max(1, Math.floor((current.expire.getTime() - now.getTime()) / 1000)))];
-      return json({ authenticated: true, level: current.level }, { cookies });
+      // The chapters holding the member's notes: their pages load the notebook once idle (issue 32).
+      return json({ authenticated: true, level: current.level, noteChapters: await noteChapters(db, current) }, { cookies });
     }
     if (!hasReaderCookies(request)) return json({ authenticated: false, level: null });
     // Ended: its cookies cleared, and, when its code signed in on another device, a word for /resume.

@@ -17,6 +17,7 @@ import { chapterBySlug, chapterList, chapterSubsections } from "./chapters.ts";
 import { health } from "./health.ts";
 import { servePhoto } from "./photos.ts";
 import { heartbeat, place, profileStats } from "./reading.ts";
+import { notebook, notebookExportRoute, notebookNote, notebookNotes } from "./notebook.ts";
 import { search } from "./search.ts";
 import {
   adminAccessCodeActive,
@@ -58,6 +59,11 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/reading/heartbeat", (request) => heartbeat(request)],
   ["/api/reading/place", (request) => place(request)],
   ["/api/profile/stats", (request) => profileStats(request)],
+  // The members' notebook (issue 32)
+  ["/api/notebook", (request) => notebook(request)],
+  ["/api/notebook/notes", (request) => notebookNotes(request)],
+  ["/api/notebook/notes/:subsectionId", (request, p) => notebookNote(request, p.subsectionId!)],
+  ["/api/notebook/export", (request) => notebookExportRoute(request)],
   ["/uploads/:name", (request, p) => servePhoto(request, p.name!)],
   // The scan
   ["/api/assessment/session", (request) => startScan(request)],

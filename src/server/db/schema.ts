@@ -73,6 +73,8 @@ export const accessCodes = pgTable(
      * the trigger `sessions_cap` (migration 0008), so it holds for sign-ins sent at once.
      */
     maxSessions: integer("max_sessions").notNull().default(3),
+    /** When the code was last deactivated (null while active): its member's notebook is kept 30 days from the end of access (issue 32). */
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
   },
   (t) => [
     check("access_codes_level_check", levelCheck("level")),
@@ -487,4 +489,51 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
   ],
+);
+
+/**
+ * A member's notebook (issue 32): the notebook key, wrapped in the member's browser by a key made
+ * from their passphrase (PBKDF2 with this salt and iteration count) and by their recovery key.
+ * The server never holds the key unwrapped, nor the passphrase or the recovery key. `id` names the
+ * notebook to the browser (which keeps its unwrapped key under it); `version` moves with each new
+ * wrapping (a passphrase replaced), so two devices cannot overwrite each other's.
+ */
+export const notebooks = pgTable(
+  "notebooks",
+  {
+    accessCodeId: integer("access_code_id")
+      .primaryKey()
+      .references(() => accessCodes.id, { onDelete: "cascade" }),
+    id: uuid("id").notNull().defaultRandom(),
+    salt: text("salt").notNull(),
+    iterations: integer("iterations").notNull(),
+    byPassphrase: text("by_passphrase").notNull(),
+    byRecovery: text("by_recovery").notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("notebooks_iterations_check", sql`${t.iterations} >= 600000`)],
+);
+
+/**
+ * A member's note on one subsection, encrypted in their browser under the notebook key (AES-GCM,
+ * the subsection and version bound as additional data): the server keeps the ciphertext, its IV,
+ * the version and the times, nothing it could read. `subsectionId` has no foreign key on purpose:
+ * a note outlives a change to the book (its passage moved, withdrawn or deleted for good).
+ */
+export const notes = pgTable(
+  "notes",
+  {
+    accessCodeId: integer("access_code_id")
+      .notNull()
+      .references(() => notebooks.accessCodeId, { onDelete: "cascade" }),
+    subsectionId: integer("subsection_id").notNull(),
+    version: integer("version").notNull(),
+    iv: text("iv").notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accessCodeId, t.subsectionId] }), check("notes_version_check", sql`${t.version} >= 1`)],
 );

@@ -4,11 +4,14 @@ export class HttpError extends Error {
   readonly status: number;
   readonly code: string;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  /** More for the caller beside code and message (a 409's current version, say). */
+  readonly details: Record<string, unknown>;
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}, details: Record<string, unknown> = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.headers = headers;
+    this.details = details;
   }
 }
 

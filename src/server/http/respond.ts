@@ -24,7 +24,7 @@ export function errorBody(code: string, message: string) {
 
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof HttpError) {
-    return json(errorBody(error.code, error.message), { status: error.status, headers: error.headers });
+    return json({ error: { ...error.details, code: error.code, message: error.message } }, { status: error.status, headers: error.headers });
   }
   if (isDatabaseUnavailable(error)) {
     return json(errorBody("database_unavailable", "The database is not reachable right now. Try again shortly."), {

@@ -41,6 +41,7 @@ import { pruneRevisions } from "../admin/revisions.ts";
 import { config, type RetentionPolicy } from "../config.ts";
 import { photoIdOf, photoStore, type PhotoStore } from "../uploads/photo-store.ts";
 import { failureLine } from "../http/log-failure.ts";
+import { eraseEndedNotebooks } from "../notebook/notebook.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How long the webhook delivery log keeps a finished delivery. */
@@ -61,6 +62,8 @@ export interface RetentionReport {
   webhookDeliveries: number;
   readingSessions: number;
   readingDays: number;
+  /** Notebooks of codes whose access ended more than 30 days ago (issue 32). */
+  notebooks: number;
   /** The steps that failed, each with its reason (they run again next time). */
   failed: string[];
 }
@@ -142,6 +145,7 @@ export async function runRetention(
         .returning({ day: readingDays.day }),
     ),
     photos: await step("unused photos", () => removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS))),
+    notebooks: await step("notebooks of ended codes", () => eraseEndedNotebooks(db, now)),
     failed,
   };
 }

@@ -146,7 +146,8 @@ export async function setAccessCodeActive(db: Database, login: string, active: b
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(accessCodes)
-      .set({ isActive: active ? "true" : "false" })
+      // (Deactivated since the first time: a second deactivation keeps when its access ended.)
+      .set({ isActive: active ? "true" : "false", deactivatedAt: active ? null : sql`coalesce(${accessCodes.deactivatedAt}, now())` })
       .where(eq(accessCodes.login, login))
       .returning(viewColumns);
     if (!row) throw notFound(`No access code "${login}".`);

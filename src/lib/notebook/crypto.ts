@@ -1,0 +1,243 @@
+/**
+ * The notebook's cryptography (issue 32), in the member's browser: WebCrypto only, no library.
+ *
+ * - A random notebook key (AES-256-GCM) encrypts every note. The server never sees it unwrapped.
+ * - It is kept wrapped twice: by a key derived from the member's passphrase (PBKDF2-SHA-256,
+ *   600,000 iterations as OWASP advises, a random salt per notebook) and by a random recovery key
+ *   shown once. Each wrap is AES-GCM with its purpose as additional data, so a wrong passphrase or
+ *   recovery key is refused by the authentication tag, never half-accepted.
+ * - Each note is AES-GCM under the notebook key with a fresh 96-bit IV per save and its
+ *   subsection and version as additional data: the server cannot move a note to another passage
+ *   or pass an older version off as the current one without the decryption failing.
+ * - Keys handed out are non-extractable CryptoKeys: a page script can use them, never read them.
+ *
+ * What it protects against: the server, its database, backups and logs (they hold ciphertext
+ * only), and the operator, who issues the access code's password but never learns the passphrase.
+ * What it cannot: a site whose code was changed to read what is typed before it is encrypted.
+ */
+
+export const PBKDF2_ITERATIONS = 600_000;
+export const MIN_PASSPHRASE_LENGTH = 10;
+/** The longest note, in characters. */
+export const NOTE_MAX_CHARS = 20_000;
+
+/** The notebook key wrapped by the passphrase and by the recovery key, as the server keeps it (base64). */
+export interface WrappedKeys {
+  salt: string;
+  iterations: number;
+  /** IV (12 bytes) then the wrapped key, under the passphrase's key. */
+  byPassphrase: string;
+  /** IV (12 bytes) then the wrapped key, under the recovery key. */
+  byRecovery: string;
+}
+
+/** A note as it is encrypted: its words and where they were written, the passage's title as it was then. */
+export interface NotePlain {
+  text: string;
+  title: string;
+  chapterSlug: string;
+  chapterTitle: string;
+  sectionSlug: string;
+  level: string;
+}
+
+/** A sealed note: what the server stores (base64). */
+export interface SealedNote {
+  iv: string;
+  ciphertext: string;
+}
+
+/** A passphrase or recovery key that does not open the notebook. */
+export class WrongSecretError extends Error {
+  override name = "WrongSecretError";
+}
+
+const subtle = () => globalThis.crypto.subtle;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const AES = { name: "AES-GCM", length: 256 } as const;
+const PURPOSE = { passphrase: "notebook-key:v1:passphrase", recovery: "notebook-key:v1:recovery" } as const;
+const RECOVERY_BYTES = 20;
+/** Crockford's base32: no I, L, O or U, so a key read aloud or copied by hand is not mistaken. */
+const BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+export function toBase64(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+const random = (n: number) => globalThis.crypto.getRandomValues(new Uint8Array(n));
+
+/** A recovery key as the member keeps it: 32 characters in groups of four. */
+export function formatRecoveryKey(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out.match(/.{1,4}/g)!.join("-");
+}
+
+/** The bytes of a recovery key as typed (case, spaces and dashes ignored; O read as 0, I and L as 1); null when it cannot be one. */
+export function parseRecoveryKey(text: string): Uint8Array<ArrayBuffer> | null {
+  const clean = text.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
+  if (clean.length !== Math.ceil((RECOVERY_BYTES * 8) / 5) || /[^0-9A-HJKMNP-TV-Z]/.test(clean)) return null;
+  const bytes = new Uint8Array(RECOVERY_BYTES);
+  let bits = 0;
+  let value = 0;
+  let index = 0;
+  for (const char of clean) {
+    value = (value << 5) | BASE32.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      if (index < RECOVERY_BYTES) bytes[index++] = (value >>> (bits - 8)) & 255;
+      bits -= 8;
+    }
+  }
+  return bytes;
+}
+
+async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
+  const material = await subtle().importKey("raw", encoder.encode(passphrase.normalize("NFC")), "PBKDF2", false, ["deriveKey"]);
+  return subtle().deriveKey({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, AES, false, ["wrapKey", "unwrapKey"]);
+}
+
+async function recoveryWrappingKey(recovery: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  const material = await subtle().importKey("raw", recovery, "HKDF", false, ["deriveKey"]);
+  return subtle().deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: encoder.encode(PURPOSE.recovery) }, material, AES, false, ["wrapKey", "unwrapKey"]);
+}
+
+async function wrap(key: CryptoKey, by: CryptoKey, purpose: string): Promise<string> {
+  const iv = random(12);
+  const wrapped = new Uint8Array(await subtle().wrapKey("raw", key, by, { name: "AES-GCM", iv, additionalData: encoder.encode(purpose) }));
+  const out = new Uint8Array(iv.length + wrapped.length);
+  out.set(iv);
+  out.set(wrapped, iv.length);
+  return toBase64(out);
+}
+
+async function unwrap(wrapped: string, by: CryptoKey, purpose: string, extractable: boolean): Promise<CryptoKey> {
+  const bytes = fromBase64(wrapped);
+  try {
+    return await subtle().unwrapKey(
+      "raw",
+      bytes.slice(12),
+      by,
+      { name: "AES-GCM", iv: bytes.slice(0, 12), additionalData: encoder.encode(purpose) },
+      AES,
+      extractable,
+      ["encrypt", "decrypt"],
+    );
+  } catch {
+    throw new WrongSecretError("That does not open this notebook.");
+  }
+}
+
+/** A non-extractable copy of `key`, for use and keeping on the device. */
+async function sealedCopy(key: CryptoKey): Promise<CryptoKey> {
+  const raw = await subtle().exportKey("raw", key);
+  return subtle().importKey("raw", raw, AES, false, ["encrypt", "decrypt"]);
+}
+
+/** A new notebook: its key (non-extractable), the key wrapped for the server, and the recovery key to show once. */
+export async function createNotebook(passphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys; recoveryKey: string }> {
+  const salt = random(16);
+  const recovery = random(RECOVERY_BYTES);
+  const key = await subtle().generateKey(AES, true, ["encrypt", "decrypt"]);
+  const wrapped: WrappedKeys = {
+    salt: toBase64(salt),
+    iterations: PBKDF2_ITERATIONS,
+    byPassphrase: await wrap(key, await passphraseKey(passphrase, salt, PBKDF2_ITERATIONS), PURPOSE.passphrase),
+    byRecovery: await wrap(key, await recoveryWrappingKey(recovery, salt), PURPOSE.recovery),
+  };
+  return { key: await sealedCopy(key), wrapped, recoveryKey: formatRecoveryKey(recovery) };
+}
+
+/** The notebook key, opened with the passphrase (WrongSecretError when it is not the one). */
+export async function unlockWithPassphrase(wrapped: WrappedKeys, passphrase: string): Promise<CryptoKey> {
+  return unwrap(wrapped.byPassphrase, await passphraseKey(passphrase, fromBase64(wrapped.salt), wrapped.iterations), PURPOSE.passphrase, false);
+}
+
+async function recoveryKeyOf(wrapped: WrappedKeys, recoveryKey: string): Promise<CryptoKey> {
+  const bytes = parseRecoveryKey(recoveryKey);
+  if (!bytes) throw new WrongSecretError("A recovery key is 32 letters and digits, in groups of four.");
+  return recoveryWrappingKey(bytes, fromBase64(wrapped.salt));
+}
+
+/** The notebook key, opened with the recovery key. */
+export async function unlockWithRecoveryKey(wrapped: WrappedKeys, recoveryKey: string): Promise<CryptoKey> {
+  return unwrap(wrapped.byRecovery, await recoveryKeyOf(wrapped, recoveryKey), PURPOSE.recovery, false);
+}
+
+/**
+ * A forgotten passphrase replaced: the recovery key opens the notebook key, which is wrapped anew
+ * by the new passphrase (a new salt too; the recovery key keeps working). Answers the key and
+ * what the server keeps.
+ */
+export async function replacePassphrase(wrapped: WrappedKeys, recoveryKey: string, newPassphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys }> {
+  const recovery = parseRecoveryKey(recoveryKey);
+  if (!recovery) throw new WrongSecretError("A recovery key is 32 letters and digits, in groups of four.");
+  const key = await unwrap(wrapped.byRecovery, await recoveryWrappingKey(recovery, fromBase64(wrapped.salt)), PURPOSE.recovery, true);
+  const salt = random(16);
+  const rewrapped: WrappedKeys = {
+    salt: toBase64(salt),
+    iterations: PBKDF2_ITERATIONS,
+    byPassphrase: await wrap(key, await passphraseKey(newPassphrase, salt, PBKDF2_ITERATIONS), PURPOSE.passphrase),
+    // The recovery key's wrap depends on the salt: made again with the same recovery key.
+    byRecovery: await wrap(key, await recoveryWrappingKey(recovery, salt), PURPOSE.recovery),
+  };
+  return { key: await sealedCopy(key), wrapped: rewrapped };
+}
+
+const noteData = (subsectionId: number, version: number) => encoder.encode(`note:v1:${subsectionId}:${version}`);
+
+/** Encrypts a note for `subsectionId` at `version` (the version the save will make). */
+export async function sealNote(key: CryptoKey, subsectionId: number, version: number, note: NotePlain): Promise<SealedNote> {
+  const iv = random(12);
+  const ciphertext = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: noteData(subsectionId, version) }, key, encoder.encode(JSON.stringify(note)));
+  return { iv: toBase64(iv), ciphertext: toBase64(new Uint8Array(ciphertext)) };
+}
+
+/** Decrypts a note; throws when it was not sealed by this notebook's key for this subsection and version. */
+export async function openNote(key: CryptoKey, subsectionId: number, version: number, sealed: SealedNote): Promise<NotePlain> {
+  const plain = await subtle().decrypt({ name: "AES-GCM", iv: fromBase64(sealed.iv), additionalData: noteData(subsectionId, version) }, key, fromBase64(sealed.ciphertext));
+  return JSON.parse(decoder.decode(plain)) as NotePlain;
+}
+
+export interface PassphraseStrength {
+  /** 0 (too short) to 4. */
+  score: number;
+  label: "Too short" | "Weak" | "Fair" | "Good" | "Strong";
+  /** Long enough to be accepted. */
+  ok: boolean;
+}
+
+/**
+ * A passphrase's strength as shown while it is typed: its length and the kinds of characters in
+ * it, with repeated characters counting less. (A guide for the member, not a guarantee: what
+ * protects the notebook is that nobody else knows it.)
+ */
+export function passphraseStrength(passphrase: string): PassphraseStrength {
+  const length = [...passphrase].length;
+  if (length < MIN_PASSPHRASE_LENGTH) return { score: 0, label: "Too short", ok: false };
+  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9\s]/, /\s/].filter((kind) => kind.test(passphrase)).length;
+  const distinct = new Set(passphrase.toLowerCase()).size;
+  const points = (length >= 14 ? 1 : 0) + (length >= 20 ? 1 : 0) + (kinds >= 2 ? 1 : 0) + (kinds >= 3 ? 1 : 0) - (distinct < length / 3 ? 2 : 0);
+  const score = Math.max(1, Math.min(4, points));
+  return { score, label: (["Too short", "Weak", "Fair", "Good", "Strong"] as const)[score]!, ok: true };
+}
