@@ -3,7 +3,7 @@
  * - registers the directive (src/directives/interaction.ts): islands that load and hydrate when
  *   the reader first needs them;
  * - gives every built page that has such islands a `<link rel="prefetch">` for each file they
- *   will load (component, renderer and all they import), so the browser fetches them into its
+ *   will load (component, renderer and all they import; not the Notebook's), so the browser fetches them into its
  *   cache at idle without running them, and a waking island costs no round trip on a slow
  *   network. The links wait in a `<template>` until the page has loaded (the page script adds
  *   them): in the HTML itself they were fetched at once, and on a slow line they held back the
@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
-import { ISLAND_FILES_ID } from "../lib/page-signals.ts";
+import { ISLAND_FILES_ID, WAKE_NOTEBOOK } from "../lib/page-signals.ts";
 
 /** Every file a module imports statically, recursively, as site paths ("/_astro/x.js"). */
 export function moduleClosure(siteDir: string, roots: readonly string[]): string[] {
@@ -39,6 +39,8 @@ export function withIslandPrefetch(siteDir: string, html: string): string {
   const later = new Set<string>();
   const now = new Set<string>();
   for (const island of html.matchAll(/<astro-island\b[^>]*>/g)) {
+    // The notebook's files load when a reader reaches for a Note, never before (issue 32).
+    if (island[0].includes(`&quot;value&quot;:&quot;${WAKE_NOTEBOOK}&quot;`)) continue;
     const roots = /\sclient="interaction"/.test(island[0]) ? later : now;
     for (const url of island[0].matchAll(/\s(?:component|renderer)-url="(\/[^"]+)"/g)) roots.add(url[1]!);
   }

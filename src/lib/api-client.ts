@@ -15,11 +15,14 @@ export class ApiError extends Error {
   readonly text: string;
   /** Our JSON error's code (`{ "error": { "code" } }`), when the body is one. */
   readonly code: string | null;
-  constructor(status: number, text: string, code: string | null = null) {
+  /** The rest of our JSON error (a 409's `current` version, say). */
+  readonly details: Record<string, unknown>;
+  constructor(status: number, text: string, code: string | null = null, details: Record<string, unknown> = {}) {
     super(`${status}: ${text}`);
     this.status = status;
     this.text = text;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -31,8 +34,8 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
   const body = await response.text().catch(() => "");
   try {
     const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-    const { code, message } = parsed.error ?? {};
-    if (typeof message === "string" && message) return new ApiError(response.status, message, typeof code === "string" ? code : null);
+    const { code, message, ...details } = parsed.error ?? {};
+    if (typeof message === "string" && message) return new ApiError(response.status, message, typeof code === "string" ? code : null, details);
   } catch {
     // not JSON: the text itself
   }

@@ -7,6 +7,8 @@
 import { escapeHtml } from "./html.ts";
 import { renderMarkup, type RenderOptions } from "./markup.ts";
 import { photoHtml } from "./photo-sizes.ts";
+import { WAKE_NOTEBOOK } from "./page-signals.ts";
+import { NOTE_MAX_CHARS } from "./notebook/limits.ts";
 
 export interface BodySubsection {
   id: number;
@@ -44,12 +46,29 @@ export const CHAPTER_TITLE_CLASS = "chapter-title mt-1";
 
 export function renderChapterBody(chapter: ChapterBody, options: RenderOptions): string {
   const parts = [...chapter.subsections].sort((a, b) => a.order - b.order || a.id - b.id);
-  const sections = parts.map((part, index) => renderSubsection(part, index + 1, options));
+  const sections = parts.map((part, index) => renderSubsection(part, index + 1, options, part.id));
   return `<div class="chapter-content">${renderMarkup(chapter.content, options)}</div>${sections.join("")}`;
 }
 
-/** One subsection as the chapter page shows it, numbered `number`. */
-export function renderSubsection(part: Omit<BodySubsection, "id" | "order">, number: number, options: RenderOptions): string {
+/**
+ * A subsection's Note (issue 32): a disclosure that opens a text box under the passage, with no
+ * script (typing works at once); its summary wakes the Notebook island (`data-wake`), which keeps
+ * what is typed: in the member's encrypted notebook, or, for a reader not signed in, in this
+ * browser only. The island marks a subsection that has a note (`data-has-note`: "written").
+ */
+export function renderNote(id: number, title: string): string {
+  return (
+    `<details class="note" data-note="${id}">` +
+    `<summary class="note-toggle" data-wake="${WAKE_NOTEBOOK}">Note<span class="note-written"> · written</span><span class="sr-only"> on ${title}</span></summary>` +
+    `<label class="note-label" for="note-${id}">Your note on ${title}</label>` +
+    `<textarea id="note-${id}" class="note-text" rows="5" maxlength="${NOTE_MAX_CHARS}"></textarea>` +
+    `<p class="note-status" role="status"></p>` +
+    `</details>`
+  );
+}
+
+/** One subsection as the chapter page shows it, numbered `number`, with its Note when given its id. */
+export function renderSubsection(part: Omit<BodySubsection, "id" | "order">, number: number, options: RenderOptions, noteId?: number): string {
   const shown = twoDigits(number);
   const slug = escapeHtml(part.slug);
   const title = escapeHtml(part.title);
@@ -60,6 +79,7 @@ export function renderSubsection(part: Omit<BodySubsection, "id" | "order">, num
     `<h2 id="${slug}-title" tabindex="-1" class="subsection-title mt-2 outline-none"><span class="sr-only">${shown}. </span>${title}</h2>` +
     photo +
     `<div class="chapter-content mt-6">${renderMarkup(part.content, options)}</div>` +
+    (noteId === undefined ? "" : renderNote(noteId, title)) +
     `</section>`
   );
 }

@@ -10,6 +10,12 @@ export const WAKE_TOASTS = "wake:toasts";
 /** Wakes the scan island (/assessment) without a touch: a scan this tab had must show its own question. */
 export const WAKE_SCAN = "wake:scan";
 
+/**
+ * Wakes the Notebook island (issue 32): a reader touched a Note (marked `data-wake` with it), or a
+ * member's notebook holds notes on this chapter and the page is idle.
+ */
+export const WAKE_NOTEBOOK = "wake:notebook";
+
 /** Wakes the Navigator island: the chapter rail must show another list than the built one. */
 export const WAKE_NAVIGATOR = "wake:navigator";
 

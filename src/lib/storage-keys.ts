@@ -29,5 +29,12 @@ export const READER_PLACE_KEY = "reader-place";
 /** sessionStorage: the chapter list, `{ at, chapters }`, fresh for CHAPTER_LIST_TTL_MS. */
 export const CHAPTER_LIST_KEY = "chapterList";
 export const CHAPTER_LIST_TTL_MS = 15 * 60 * 1000;
+/**
+ * localStorage: what the notebook keeps in this browser (issue 32), by chapter slug then
+ * subsection id: an anonymous reader's notes (plain text, theirs only), and a member's saves not
+ * yet confirmed by the server (sealed). The page script wakes the Notebook island on a chapter
+ * named here (`"slug":` appears in it).
+ */
+export const NOTEBOOK_LOCAL_KEY = "notebook-local";
 /** sessionStorage: a notice left for the next page (src/lib/notify.ts). */
 export const PENDING_NOTICE_KEY = "pendingNotice";

@@ -29,14 +29,15 @@ import {
   AUTH_KEY,
   CHAPTER_LIST_KEY,
   CHAPTER_LIST_TTL_MS,
+  NOTEBOOK_LOCAL_KEY,
   PENDING_NOTICE_KEY,
   READER_PLACE_KEY,
   SELECTED_LEVEL_KEY,
 } from "../lib/storage-keys.ts";
 import { currentTheme, setTheme } from "../stores/theme.ts";
 import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
-
-export const HEARTBEAT_MS = 30_000;
+// Built as a script of its own (an IIFE), whose address only is in this one.
+import personalScript from "./personal.ts?worker&url";
 
 const LEVELS: readonly string[] = ["Operator", "Architect", "Mastermind"];
 /** A level's rank, lowest 0; -1 for anything that is no level (null: nobody signed in). */
@@ -127,18 +128,20 @@ export function startPage(): void {
   // browser that holds no sign-in is signed out without asking. The admin's tier preview
   // (src/server/pages/preview-page.ts) names the tier instead, stored nowhere.
   const preview = root.dataset.previewTier;
-  type Answer = { authenticated?: boolean; level?: unknown };
+  type Answer = { authenticated?: boolean; level?: unknown; noteChapters?: string[] };
   const answer: Promise<Answer> = preview
     ? Promise.resolve({ authenticated: rank(preview) > 0, level: preview })
     : mayHoldSession(document.cookie, read(AUTH_KEY))
       ? get<Answer>("/api/auth/session")
       : Promise.resolve({});
   const session = answer
-    .then(({ authenticated, level }) => {
+    .then(({ authenticated, level, noteChapters }) => {
       const held = authenticated && rank(level) >= 0 ? (level as Level) : null;
       if (!preview) write(AUTH_KEY, held && JSON.stringify({ isAuthenticated: true, accessLevel: held }));
       if (held) root.setAttribute("data-auth", "in");
       else root.removeAttribute("data-auth");
+      // The chapters holding the member's notes, for the personal script (src/scripts/personal.ts).
+      root.dataset.notes = `${noteChapters}`;
       return held;
     })
     // Offline or server trouble: the stored state stands (the server guards every request
@@ -178,6 +181,9 @@ export function startPage(): void {
       if (target.matches?.('dialog[closedby="any"]')) (target as HTMLDialogElement).close();
       // A jump from the drawer's "On this page" list: the drawer closes, and the page moves there.
       if (target.closest?.(".toc-link")) drawer?.close();
+      // A control that wakes an island elsewhere on the page (a subsection's Note: issue 32).
+      const waking = target.closest?.<HTMLElement>("[data-wake]");
+      if (waking) dispatchEvent(new Event(waking.dataset.wake!));
       const control = target.closest?.('[aria-controls="chapter-drawer"]');
       if (!control || !drawer) return;
       if (asleep()) {
@@ -311,24 +317,12 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   };
   mark();
 
-  // A signed-in member's reading (issue 23): every 30 s while the page is visible, and as it is
-  // left or hidden, the chapter and the subsection being read, for their profile's figures, their
-  // place on any device and the operator's Readers tab (best effort: a missed heartbeat only
-  // shortens a figure). The server counts at most one every 15 s, and keeps the place of each.
-  const beat = () =>
-    fetch("/api/reading/heartbeat", {
-      method: "POST",
-      // (Kept alive only as the page is hidden, maybe being left: it must outlive the page.)
-      keepalive: document.hidden,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ slug, section: marked }),
-    }).catch(() => {});
+  // A reader with something of their own here (a member's reading and notebook, notes kept in
+  // this browser on this chapter) gets the personal script, a file of its own fetched only then
+  // (src/scripts/personal.ts): an anonymous reader's page carries none of it (issue 32).
   void session.then((held) => {
-    if (!held || preview) return;
-    beat();
-    setInterval(() => document.hidden || beat(), HEARTBEAT_MS);
-    // (Also as the page comes back: it counts no more than the next regular one would.)
-    addEventListener("visibilitychange", beat);
+    if (!preview && (held || read(NOTEBOOK_LOCAL_KEY)?.includes(`"${slug}":`)))
+      document.head.append(Object.assign(document.createElement("script"), { src: personalScript }));
   });
 
   return () => {

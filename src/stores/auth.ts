@@ -12,6 +12,7 @@ import { isLevel, type Level } from "../lib/levels.ts";
 import { notify, notifyOnNextPage } from "../lib/notify.ts";
 import { SESSION_CHECKED } from "../lib/page-signals.ts";
 import { AUTH_KEY } from "../lib/storage-keys.ts";
+import { forgetKeys } from "../lib/notebook/device-keys.ts";
 
 export interface AuthState {
   isAuthenticated: boolean;
@@ -113,6 +114,8 @@ export async function login(code: string, password: string): Promise<boolean> {
 export async function logout({ next }: { next?: string } = {}): Promise<void> {
   try {
     await apiRequest("POST", "/api/auth/logout");
+    // The notebook's key leaves this device with the session (issue 32).
+    await forgetKeys();
     const notice = { title: "System Exit", description: "You have been logged out" };
     // Left for the next page first: a page that reacts to the signed-out state may leave at once.
     if (next) notifyOnNextPage(notice);

@@ -38,7 +38,8 @@ export async function awake(page: Page): Promise<void> {
   await hydrated(page);
   await page.evaluate(() => {
     for (const island of document.querySelectorAll('astro-island[ssr][client="interaction"]')) {
-      island.firstElementChild?.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+      // (An island that renders nothing until needed, the Notebook, takes it on itself.)
+      (island.firstElementChild ?? island).dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
     }
   });
   await page.waitForFunction(() => document.querySelectorAll("astro-island[ssr]").length === 0, undefined, { timeout: 10_000 });

@@ -112,12 +112,9 @@ for (const phase of PHASES) {
     test("the keys do nothing while focus is in a text field", async ({ page }) => {
       await page.goto(`/${chapters[1]!.slug}`);
       await ready(page, phase);
-      await page.evaluate(() => {
-        const field = document.createElement("input");
-        field.setAttribute("aria-label", "note");
-        document.querySelector("main")!.prepend(field);
-      });
-      const field = page.getByLabel("note");
+      // A subsection's Note box (issue 32), the page's own text field.
+      await page.locator("details.note > summary").first().click();
+      const field = page.getByLabel(/^Your note on /).first();
       await field.focus();
       for (const key of ["l", "h", "ArrowRight", "ArrowLeft"]) await field.press(key);
       await page.waitForTimeout(400);

@@ -16,10 +16,10 @@
  * What it cannot: a site whose code was changed to read what is typed before it is encrypted.
  */
 
+import { MIN_PASSPHRASE_LENGTH } from "./limits.ts";
+
+export { MIN_PASSPHRASE_LENGTH, NOTE_MAX_CHARS } from "./limits.ts";
 export const PBKDF2_ITERATIONS = 600_000;
-export const MIN_PASSPHRASE_LENGTH = 10;
-/** The longest note, in characters. */
-export const NOTE_MAX_CHARS = 20_000;
 
 /** The notebook key wrapped by the passphrase and by the recovery key, as the server keeps it (base64). */
 export interface WrappedKeys {

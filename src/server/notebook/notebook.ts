@@ -12,6 +12,7 @@ import type { Database } from "../db/types.ts";
 import { accessCodes, chapters, notebooks, notes, subsections } from "../db/schema.ts";
 import { conflict, HttpError, notFound } from "../http/errors.ts";
 import { LEVELS, type Level } from "../../lib/levels.ts";
+import { NOTE_MAX_CHARS } from "../../lib/notebook/limits.ts";
 import { limitRefusal, limitStatement, limitWindowStatement, type Limit } from "../access/rate-limit.ts";
 
 /** How long a notebook is kept once its code's access ended (expired or deactivated), for the member to download it. */
@@ -23,7 +24,7 @@ export const MAX_NOTES = 2000;
  * NOTE_MAX_CHARS), each at most 3 bytes of UTF-8 and escaped at worst to 6 in JSON, with its
  * passage's names, then AES-GCM's 16-byte tag, as base64.
  */
-export const MAX_CIPHERTEXT_CHARS = 4 * Math.ceil((20_000 * 6 + 4096 + 16) / 3);
+export const MAX_CIPHERTEXT_CHARS = 4 * Math.ceil((NOTE_MAX_CHARS * 6 + 4096 + 16) / 3);
 /** Saves per code: typing saves every few seconds at most, so a member stays far below this. */
 export const NOTE_SAVE_LIMIT: Limit = { bucket: "notebook-save-code", max: 300, windowMs: 5 * 60 * 1000 };
 

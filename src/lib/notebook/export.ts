@@ -1,0 +1,82 @@
+/**
+ * A notebook taken away (issue 32): one Markdown file (chapters as headings, each note under its
+ * subsection's number and title) or JSON, made in the member's browser from the decrypted notes.
+ * Notes whose passage is no longer open to the member come last, under their last known title.
+ */
+import type { NotePlain } from "./crypto.ts";
+
+/** Where a note's passage is now, as the server places it (null: no longer open to the member). */
+export interface NotePlace {
+  chapterSlug: string;
+  chapterTitle: string;
+  level: string;
+  chapterNumber: number;
+  sectionSlug: string;
+  sectionTitle: string;
+  sectionNumber: number;
+}
+
+/** A decrypted note, in book order. */
+export interface OpenedNote {
+  subsectionId: number;
+  updatedAt: string;
+  note: NotePlain;
+  place: NotePlace | null;
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+const day = (iso: string) => iso.slice(0, 10);
+
+/** The words shown for a note from a passage the member may no longer read. */
+export const NO_LONGER_OPEN = "from a passage no longer open to you";
+
+/** The notebook as Markdown, written `at`. */
+export function notebookMarkdown(notes: readonly OpenedNote[], at: Date): string {
+  const lines = ["# My notebook", "", `Downloaded on ${day(at.toISOString())}: ${notes.length} ${notes.length === 1 ? "note" : "notes"}.`, ""];
+  let chapter: string | null = null;
+  const placed = notes.filter((n) => n.place);
+  const unplaced = notes.filter((n) => !n.place);
+  for (const { place, note, updatedAt } of placed) {
+    const heading = `${place!.level} · ${two(place!.chapterNumber)} ${place!.chapterTitle}`;
+    if (heading !== chapter) {
+      lines.push(`## ${heading}`, "");
+      chapter = heading;
+    }
+    lines.push(`### ${two(place!.sectionNumber)} ${place!.sectionTitle}`, "", note.text.trim(), "", `_Last edited ${day(updatedAt)}_`, "");
+  }
+  if (unplaced.length > 0) {
+    lines.push(`## Notes ${NO_LONGER_OPEN}`, "");
+    for (const { note, updatedAt } of unplaced) {
+      lines.push(`### ${note.title} (${note.chapterTitle})`, "", note.text.trim(), "", `_Last edited ${day(updatedAt)}_`, "");
+    }
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** The notebook as JSON: each note's text, passage and times. */
+export function notebookJson(notes: readonly OpenedNote[], at: Date): string {
+  return `${JSON.stringify(
+    {
+      downloadedAt: at.toISOString(),
+      notes: notes.map(({ note, place, updatedAt }) => ({
+        text: note.text,
+        passage: place
+          ? { level: place.level, chapter: place.chapterTitle, chapterNumber: place.chapterNumber, section: place.sectionTitle, sectionNumber: place.sectionNumber, address: `/${place.chapterSlug}#${place.sectionSlug}` }
+          : { level: note.level, chapter: note.chapterTitle, section: note.title, open: false },
+        updatedAt,
+      })),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** Saves `text` as a file named `name` (a download in the browser). */
+export function downloadFile(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
