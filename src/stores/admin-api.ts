@@ -123,6 +123,8 @@ export interface AccessCodeEntry {
   maxSessions: number;
   activeSessions: number;
   lastUsedAt: string | null;
+  /** How many notes the member's notebook holds (never their text), or null without one (issue 32). */
+  notebookNotes: number | null;
 }
 
 /** An access code's limits as the API takes them (src/lib/content-schemas.ts accessCodeLimits). */

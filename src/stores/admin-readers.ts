@@ -14,6 +14,8 @@ export type { ChapterReading, CodeReading };
 export interface ReadersAnswer {
   codes: CodeReading[];
   chapters: ChapterReading[];
+  /** How many members keep a notebook (issue 32): a count only. */
+  notebooks: number;
   /** How long the raw reading sessions and the daily totals are kept, in days. */
   retention: { readingDays: number; readingTotalsDays: number };
 }

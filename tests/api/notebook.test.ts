@@ -83,12 +83,17 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     expect(row).toMatchObject({ version: 1, iv: stored.iv, ciphertext: stored.ciphertext });
     expect(JSON.stringify(row)).not.toContain("behind before");
     // The chapter's notes, opened with the key the member's browser holds.
-    const listed = (await (await send(`/api/notebook/notes?chapter=${chapter.slug}`, one.cookie)).json()) as { notes: Array<{ subsectionId: number; version: number; iv: string; ciphertext: string }> };
+    const listed = (await (await send(`/api/notebook/notes?chapter=${chapter.slug}`, one.cookie)).json()) as {
+      notebook: WrappedKeys;
+      notes: Array<{ subsectionId: number; version: number; iv: string; ciphertext: string }>;
+    };
+    // With the notebook's keys: a chapter page asks once.
+    expect(listed.notebook).toMatchObject(one.wrapped);
     expect(listed.notes).toHaveLength(1);
     expect(await openNote(one.key, part.id, 1, listed.notes[0]!)).toEqual(note);
     // Another member sees none of it.
     const other = await member();
-    expect(await (await send(`/api/notebook/notes?chapter=${chapter.slug}`, other.cookie)).json()).toEqual({ notes: [] });
+    expect(((await (await send(`/api/notebook/notes?chapter=${chapter.slug}`, other.cookie)).json()) as { notes: unknown[] }).notes).toEqual([]);
   });
 
   it("refuses a save made from an older version (409 with the current note); of saves sent at once from one version, exactly one is kept", async () => {

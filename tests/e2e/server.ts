@@ -48,7 +48,7 @@ export function startProductServer(dataDir: string, port: number, env: Record<st
  * answers it and a way to stop it. `run` names the worker process (a slot gets a new one after a
  * failed test), for the server's log.
  */
-export async function startWorkerSite(index: number, run: number): Promise<{ site: WorkerSite; stop: () => Promise<unknown> }> {
+export async function startWorkerSite(index: number, run: number): Promise<{ site: WorkerSite; stop: () => Promise<unknown>; output: () => string }> {
   const dataDir = path.join(E2E_DATA_DIR, `worker-${index}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
@@ -59,7 +59,7 @@ export async function startWorkerSite(index: number, run: number): Promise<{ sit
     // What the server said, for a failure's post-mortem (the test results folder).
     fs.writeFileSync(path.join(projectRoot, "test-results", `e2e-server-${index}-${run}.log`), server.output());
   };
-  return { site: { url: `http://localhost:${port}`, dataDir, siteDir: path.join(dataDir, "site") }, stop };
+  return { site: { url: `http://localhost:${port}`, dataDir, siteDir: path.join(dataDir, "site") }, stop, output: () => server.output() };
 }
 
 export function freshDataDir(): void {

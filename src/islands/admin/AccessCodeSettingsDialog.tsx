@@ -8,13 +8,14 @@ import Dialog from "./Dialog.tsx";
 import { lastDay } from "./end-date.ts";
 import { useFieldErrors } from "./form-errors.ts";
 import { primary, secondary } from "./ui.ts";
+import { notebookKept } from "./notebook-kept.ts";
 
 export default function AccessCodeSettingsDialog({ code, onClose }: { code: AccessCodeEntry | null; onClose: () => void }) {
   return (
     <Dialog
       open={code !== null}
       title={code ? `Settings of ${code.login}` : ""}
-      description="A lower cap ends the oldest sessions beyond it at once. An expired code's sessions stay ended when its date moves."
+      description={`A lower cap ends the oldest sessions beyond it at once. An expired code's sessions stay ended when its date moves.${code ? notebookKept(code) : ""}`}
       onClose={onClose}
     >
       {code && <SettingsForm code={code} onClose={onClose} />}

@@ -23,6 +23,7 @@ import {
 } from "../../stores/admin-access-codes.ts";
 import AccessCodeLimitsFields, { defaultLimits, limitsPayload, type LimitsValues } from "./AccessCodeLimitsFields.tsx";
 import AccessCodeSettingsDialog from "./AccessCodeSettingsDialog.tsx";
+import { notebookKept } from "./notebook-kept.ts";
 import ConfirmDialog, { type Confirmation } from "./ConfirmDialog.tsx";
 import { formatLastDay } from "./end-date.ts";
 import Field from "./Field.tsx";
@@ -69,6 +70,14 @@ export default function AccessCodesTab() {
       message: `Everyone signed in with ${code.login} is signed out at once (${code.activeSessions} open now). The code keeps working: they can sign in again.`,
       confirmLabel: "End Sessions",
       action: () => endAccessCodeSessions(code.login),
+    });
+
+  const askDeactivate = (code: AccessCodeEntry) =>
+    setConfirmation({
+      title: "Deactivate this code?",
+      message: `${code.login} opens nothing from now on, and everyone signed in with it is signed out at once. Reactivate it to let them in again.${notebookKept(code)}`,
+      confirmLabel: "Deactivate",
+      action: () => setAccessCodeActive(code.login, false),
     });
 
   const askReset = (codeLogin: string) =>
@@ -135,7 +144,7 @@ export default function AccessCodesTab() {
                     <dd>{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</dd>
                   </dl>
                   <div className="mt-3 flex flex-wrap gap-2">
-                    <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} />
+                    <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} onDeactivate={askDeactivate} />
                   </div>
                 </li>
               ))}
@@ -170,7 +179,7 @@ export default function AccessCodesTab() {
                       <td className="px-3 py-2">{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</td>
                       <td className="px-3 py-2">
                         <div className="flex justify-end gap-2">
-                          <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} />
+                          <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} onDeactivate={askDeactivate} />
                         </div>
                       </td>
                     </tr>
@@ -195,11 +204,13 @@ function CodeActions({
   onReset,
   onSettings,
   onEndSessions,
+  onDeactivate,
 }: {
   code: AccessCodeEntry;
   onReset: (login: string) => void;
   onSettings: (code: AccessCodeEntry) => void;
   onEndSessions: (code: AccessCodeEntry) => void;
+  onDeactivate: (code: AccessCodeEntry) => void;
 }) {
   const active = isActiveCode(code);
   return (
@@ -207,7 +218,7 @@ function CodeActions({
       <button
         type="button"
         className={secondary}
-        onClick={() => void setAccessCodeActive(code.login, !active)}
+        onClick={() => (active ? onDeactivate(code) : void setAccessCodeActive(code.login, true))}
         aria-label={`${active ? "Deactivate" : "Reactivate"} ${code.login}`}
       >
         {active ? "Deactivate" : "Reactivate"}

@@ -295,6 +295,10 @@ export default function ReadersTab() {
           anyone else. Reading sessions are kept {answer.retention.readingDays} days; the daily totals these tables count are kept{" "}
           {answer.retention.readingTotalsDays} days. Erasing a code&apos;s reading deletes all of it at once.
         </p>
+        <p className={`${muted} mt-2`} data-testid="notebook-count">
+          Members keeping a notebook: {answer.notebooks}. What they write is encrypted in their own browsers with a passphrase only they
+          know: this panel, the server and its backups can count notebooks and notes, never read them.
+        </p>
       </section>
 
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />

@@ -9,6 +9,7 @@ import { useEffect, useState } from "react";
 import { apiRequest } from "../../lib/api-client.ts";
 import { $auth, logout, restoreAuth } from "../../stores/auth.ts";
 import ContinueReading from "./ContinueReading.tsx";
+import MyNotebook from "./MyNotebook.tsx";
 
 export interface ReadingStats {
   streakDays: number;
@@ -73,6 +74,8 @@ export default function ProfilePage() {
       </div>
 
       <ContinueReading className={`${card} mt-8`} />
+
+      <MyNotebook className={`${card} mt-6`} />
 
       <div className="mt-8 grid gap-6 sm:grid-cols-2">
         <section className={card} aria-labelledby="streak-title" aria-busy={stats === null}>

@@ -10,6 +10,7 @@ import { $auth, login, logout, restoreAuth } from "../../stores/auth.ts";
 import { $chapterList, $levelChapters, startReader, type ChapterEntry } from "../../stores/reader-chapters.ts";
 import LevelTeasers from "../reader/LevelTeasers.tsx";
 import ContinueReading from "./ContinueReading.tsx";
+import NotebookDownload from "./NotebookDownload.tsx";
 import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 
@@ -126,6 +127,7 @@ export default function ResumeCard() {
           </p>
         </section>
       )}
+      {!auth.isLoading && !auth.isAuthenticated && <NotebookDownload />}
       {!auth.isLoading && auth.isAuthenticated && <ContinueReading className={`${card} mt-6`} />}
       {!auth.isLoading && (
         <LevelTeasers chapters={allChapters} held={auth.isAuthenticated ? auth.accessLevel : null} className={`${card} mt-6`} />

@@ -157,14 +157,18 @@ class NotebookEngine {
     }
     // What the reader did before this woke: a Note opened (its toggle came before the island), typing in it.
     const reached = [...this.controls.values()].find((control) => control.details.open);
+    // Notes this browser kept before the member signed in: offered to move into the notebook.
+    const moving = anonymousNotes().length;
+    if (moving > 0) this.offerMove(moving);
     try {
-      this.info = await notebookApi.get();
+      const { notebook, notes } = await notebookApi.chapter(this.chapter.slug);
+      this.info = notebook;
       if (!this.info) {
         if (reached) void this.reached(reached);
         return;
       }
       this.key = await deviceKey(this.info);
-      for (const stored of await notebookApi.chapterNotes(this.chapter.slug)) {
+      for (const stored of notes) {
         const control = this.controls.get(stored.subsectionId);
         if (!control) continue;
         control.version = stored.version;
@@ -173,8 +177,6 @@ class NotebookEngine {
       }
       if (this.key) await this.openSealed();
       else if (reached) void this.reached(reached);
-      const moving = anonymousNotes().length;
-      if (moving > 0) this.offerMove(moving);
     } catch {
       for (const control of this.controls.values()) if (control.details.open) control.status.textContent = RETRY;
     }
@@ -217,8 +219,6 @@ class NotebookEngine {
             return null;
           }
           await this.openSealed();
-          const moving = anonymousNotes().length;
-          if (moving > 0) this.offerMove(moving);
           return this.key;
         }
       } finally {
@@ -389,7 +389,7 @@ class NotebookEngine {
 
   /** Reads this chapter's notes again (after moving notes into it). */
   private async refresh(): Promise<void> {
-    for (const stored of await notebookApi.chapterNotes(this.chapter.slug)) {
+    for (const stored of (await notebookApi.chapter(this.chapter.slug)).notes) {
       const control = this.controls.get(stored.subsectionId);
       if (!control || control.box.value !== control.saved) continue;
       control.version = stored.version;

@@ -264,14 +264,19 @@ export function UnlockForm({ info, onOpened, onRestart }: { info: NotebookInfo; 
   );
 }
 
-/** Asks before a new notebook replaces the old one, which is erased with its notes. */
-export function RestartForm({ notes, onConfirm, onCancel }: { notes: number; onConfirm: () => Promise<void>; onCancel: () => void }) {
+/**
+ * Asks before the notebook is erased with its notes: to start a new one (its passphrase and
+ * recovery key lost), or because the member wants it gone.
+ */
+export function RestartForm({ notes, onConfirm, onCancel, erasing = false }: { notes: number; onConfirm: () => Promise<void>; onCancel: () => void; erasing?: boolean }) {
   const [busy, setBusy] = useState(false);
+  const count = `${notes} ${notes === 1 ? "note" : "notes"}`;
   return (
     <div className="space-y-4">
       <p>
-        Without your passphrase or your recovery key, nobody can open your notebook, not even the site. A new notebook starts empty, and
-        the old one is erased with its {notes} {notes === 1 ? "note" : "notes"}.
+        {erasing
+          ? `Your notebook and its ${count} are erased for good, from this site and its database: nobody can bring them back. Download them first if you want to keep them.`
+          : `Without your passphrase or your recovery key, nobody can open your notebook, not even the site. A new notebook starts empty, and the old one is erased with its ${count}.`}
       </p>
       <div className="flex flex-wrap gap-3">
         <button
@@ -283,7 +288,7 @@ export function RestartForm({ notes, onConfirm, onCancel }: { notes: number; onC
             void onConfirm().finally(() => setBusy(false));
           }}
         >
-          {busy ? "Erasing..." : "Erase it and start a new notebook"}
+          {busy ? "Erasing..." : erasing ? "Erase my notebook" : "Erase it and start a new notebook"}
         </button>
         <button type="button" className={quiet} onClick={onCancel}>
           Keep it

@@ -42,7 +42,8 @@ export const notebookApi = {
   create: async (wrapped: WrappedKeys) => (await apiRequest<{ notebook: NotebookInfo }>("POST", "/api/notebook", wrapped)).notebook,
   rewrap: async (version: number, wrapped: WrappedKeys) => (await apiRequest<{ notebook: NotebookInfo }>("PUT", "/api/notebook", { ...wrapped, version })).notebook,
   erase: () => apiRequest<{ notes: number }>("DELETE", "/api/notebook"),
-  chapterNotes: async (slug: string) => (await apiRequest<{ notes: StoredNote[] }>("GET", `/api/notebook/notes?chapter=${encodeURIComponent(slug)}`)).notes,
+  /** The notebook and its notes on one chapter, in one call (a chapter page's one ask). */
+  chapter: (slug: string) => apiRequest<{ notebook: NotebookInfo | null; notes: StoredNote[] }>("GET", `/api/notebook/notes?chapter=${encodeURIComponent(slug)}`),
   allNotes: async () => (await apiRequest<{ notes: PlacedNote[] }>("GET", "/api/notebook/notes")).notes,
   save: async (subsectionId: number, version: number, sealed: SealedNote) =>
     (await apiRequest<{ note: StoredNote }>("PUT", `/api/notebook/notes/${subsectionId}`, { version, ...sealed })).note,

@@ -94,7 +94,10 @@ export const notebook = route({
   },
 });
 
-/** GET /api/notebook/notes[?chapter=SLUG]: the member's sealed notes, of one chapter or all (with where each passage is now). */
+/**
+ * GET /api/notebook/notes[?chapter=SLUG]: the member's sealed notes, of one chapter (with the
+ * notebook itself, so a chapter page asks once) or all (with where each passage is now).
+ */
 export const notebookNotes = route({
   GET: async (request) => {
     const member = await requireMember(request);
@@ -102,7 +105,8 @@ export const notebookNotes = route({
     const chapter = new URL(request.url).searchParams.get("chapter");
     if (chapter !== null) {
       if (!/^[a-z0-9-]{1,200}$/.test(chapter)) throw badRequest("chapter: is not a chapter's address.");
-      return json({ notes: await chapterNotes(db, member.accessCodeId, chapter) });
+      const [notebook, notes] = await Promise.all([getNotebook(db, member.accessCodeId), chapterNotes(db, member.accessCodeId, chapter)]);
+      return json({ notebook, notes });
     }
     return json({ notes: await allNotes(db, member) });
   },

@@ -311,6 +311,12 @@ export async function noteCountsByCode(db: Database): Promise<Map<number, number
   return new Map(result.rows.map((row) => [Number(row.access_code_id), Number(row.notes)]));
 }
 
+/** How many members keep a notebook: what the Readers tab may say of notebooks. */
+export async function notebookCount(db: Database): Promise<number> {
+  const result = (await db.execute(sql`SELECT count(*)::integer AS n FROM ${notebooks}`)) as unknown as { rows: Array<{ n: number }> };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
 /** Erases the notebooks of codes whose access ended (expired or deactivated) more than NOTEBOOK_KEPT_DAYS ago; answers how many. */
 export async function eraseEndedNotebooks(db: Database, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - NOTEBOOK_KEPT_DAYS * 24 * 3600 * 1000);

@@ -33,6 +33,8 @@ export interface AccessCodeView {
 /** A code as the list shows it: with its sessions open now and its last use. */
 export interface AccessCodeListEntry extends AccessCodeView {
   activeSessions: number;
+  /** How many notes the member's notebook holds (issue 32; never their text), or null without a notebook. */
+  notebookNotes: number | null;
   /** The last sign-in or page read with it, whichever is later. */
   lastUsedAt: Date | null;
 }
@@ -125,12 +127,15 @@ export async function listAccessCodes(db: Database, now = new Date()): Promise<A
       lastReadAt: sql<Date | null>`(SELECT max(r.last_at) FROM "reading_days" r WHERE r.access_code_id = "access_codes"."id")`.mapWith(
         (value: unknown) => (value === null ? null : new Date(value as string)),
       ),
+      notebookNotes: sql<number | null>`CASE WHEN EXISTS (SELECT 1 FROM "notebooks" b WHERE b.access_code_id = "access_codes"."id")
+        THEN (SELECT count(*) FROM "notes" n WHERE n.access_code_id = "access_codes"."id") END`.mapWith((value: unknown) => (value === null ? null : Number(value))),
     })
     .from(accessCodes)
     .orderBy(asc(accessCodes.createdAt), asc(accessCodes.id));
-  return rows.map(({ activeSessions, lastReadAt, ...row }) => ({
+  return rows.map(({ activeSessions, lastReadAt, notebookNotes, ...row }) => ({
     ...toView(row, now),
     activeSessions,
+    notebookNotes,
     lastUsedAt: [row.usedAt, lastReadAt].reduce<Date | null>((latest, at) => (at && (!latest || at > latest) ? at : latest), null),
   }));
 }

@@ -1,6 +1,6 @@
 /**
  * The Readers tab (issue 23): who reads what (src/server/admin/readers.ts).
- *   GET    /api/admin/readers                          {codes, chapters, retention: {readingDays, readingTotalsDays}}
+ *   GET    /api/admin/readers                          {codes, chapters, notebooks, retention: {readingDays, readingTotalsDays}}
  *   GET    /api/admin/readers.csv?of=codes|chapters[&level=]
  *                                                      the codes' or the chapters' table as CSV, of one level or all
  *   DELETE /api/admin/access-codes/{login}/reading     200 {login, erased}: the code's reading, erased
@@ -14,12 +14,15 @@ import { database } from "../../db/index.ts";
 import { badRequest } from "../../http/errors.ts";
 import { requireSameSite } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
+import { notebookCount } from "../../notebook/notebook.ts";
 
 export const adminReaders = route({
   GET: async (request) => {
     await requireAdmin(request);
     const { readingDays, readingTotalsDays } = config().retention;
-    return json({ ...(await readersReport(await database())), retention: { readingDays, readingTotalsDays } });
+    const db = await database();
+    // How many members keep a notebook (issue 32): a count, nothing of what is in them.
+    return json({ ...(await readersReport(db)), notebooks: await notebookCount(db), retention: { readingDays, readingTotalsDays } });
   },
 });
 

@@ -1,0 +1,81 @@
+/**
+ * The notebook is private by construction (issue 32: 8): a sentence typed into a note in the
+ * browser is nowhere the operator or the server can look, only in what the member downloads. On
+ * a server of this test's own: once it stops, every table of its database is read whole, and a
+ * backup is taken; its log and every answer of the admin API are searched too.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "./page-test.ts";
+import { adminCredentials } from "./admin-fixtures.ts";
+import { firstChapter, note, startNotebook, write } from "./notebook-fixtures.ts";
+import { hydrated } from "./reader-helpers.ts";
+import { startWorkerSite } from "./server.ts";
+import { API_ROUTES } from "../../src/server/api/routes.ts";
+import { openDatabase } from "../../src/server/db/client.ts";
+import { backupDatabase } from "../../src/server/backup/backup.ts";
+import { dumpEveryTable } from "../support/every-table.ts";
+
+const CANARY = "The blue heron keeps its counsel at the mill pond";
+
+test("a sentence written into a note is in no table, no backup, no log and no admin answer, and is in the member's Markdown download", async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const own = await startWorkerSite(50 + testInfo.parallelIndex, testInfo.workerIndex);
+  try {
+    const admin = await browser.newContext({ baseURL: own.site.url });
+    expect((await admin.request.post("/api/admin/login", { data: adminCredentials() })).status()).toBe(200);
+    const issued = await admin.request.post("/api/admin/access-codes", { data: { level: "Architect" } });
+    const code = (await issued.json()) as { login: string; password: string };
+
+    const member = await browser.newContext({ baseURL: own.site.url });
+    const page = await member.newPage();
+    expect((await page.request.post("/api/auth/validate", { data: code })).status()).toBe(200);
+    const chapter = await firstChapter(page);
+    await page.goto(`/${chapter.slug}`);
+    await note(page).toggle.click();
+    await startNotebook(page);
+    await write(note(page).box, note(page).status, `${CANARY}, and so do I.`);
+
+    // The member's own download holds it.
+    await page.goto("/profile");
+    await hydrated(page);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download as Markdown" }).click()]);
+    expect(fs.readFileSync((await download.path())!, "utf8")).toContain(CANARY);
+
+    // Every answer of the admin API (each chapter's subsections and revisions too), and the notebook's count only.
+    const chapters = (await (await admin.request.get("/api/admin/chapters")).json()) as Array<{ id: number }>;
+    const paths = API_ROUTES.map(([pattern]) => pattern).filter((pattern) => pattern.startsWith("/api/admin/") && !pattern.includes(":"));
+    for (const { id } of chapters) paths.push(`/api/admin/chapters/${id}/subsections`, `/api/admin/chapters/${id}/revisions`);
+    paths.push("/api/admin/readers.csv?of=codes", "/api/admin/readers.csv?of=chapters");
+    let answered = 0;
+    for (const pathname of paths) {
+      const answer = await admin.request.get(pathname);
+      if (answer.status() === 405) continue;
+      answered++;
+      expect(await answer.text(), pathname).not.toContain("heron");
+    }
+    expect(answered).toBeGreaterThan(15);
+    const codes = (await (await admin.request.get("/api/admin/access-codes")).json()) as Array<{ login: string; notebookNotes: number | null }>;
+    expect(codes.find((c) => c.login === code.login)?.notebookNotes).toBe(1);
+    await admin.close();
+    await member.close();
+  } finally {
+    await own.stop();
+  }
+
+  // The server's log, then its database read whole and a backup of it.
+  expect(own.output()).not.toContain("heron");
+  const database = await openDatabase({ driver: "pglite", dataDir: own.site.dataDir });
+  try {
+    const dump = await dumpEveryTable(database.db);
+    expect(dump.notes, "the note is kept, sealed").toHaveLength(1);
+    expect(JSON.stringify(dump)).not.toContain("heron");
+    const file = path.join(own.site.dataDir, "canary-backup.json");
+    await backupDatabase(database.db, "pglite", file);
+    const backup = fs.readFileSync(file, "utf8");
+    expect(backup).toContain('"notes"');
+    expect(backup).not.toContain("heron");
+  } finally {
+    await database.close();
+  }
+});
