@@ -179,6 +179,7 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
       "level",
       "login",
       "maxSessions",
+      "notebookNotes",
       "usedAt",
     ]);
     expect(row.usedAt).not.toBeNull();

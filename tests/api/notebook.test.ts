@@ -109,11 +109,14 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     expect(refusal.error.current.version).toBe(2);
     expect((await openNote(one.key, part.id, 2, refusal.error.current)).text).toBe("second, from this device");
 
-    const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => save(one.cookie, one.key, part.id, 2, plain(`device ${i}`, chapter, part))));
-    const statuses = racing.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
-    const [row] = await database.db.select().from(notes).where(eq(notes.subsectionId, part.id));
-    expect(row!.version).toBe(3);
+    // Saves sent at once from one version, in a few rounds: each round keeps exactly one.
+    for (let version = 2; version < 5; version++) {
+      const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => save(one.cookie, one.key, part.id, version, plain(`device ${i}`, chapter, part))));
+      const statuses = racing.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
+      const [row] = await database.db.select().from(notes).where(eq(notes.subsectionId, part.id));
+      expect(row!.version).toBe(version + 1);
+    }
   });
 
   it("lets a note be written only beside a live passage of a level the member may read", async () => {
@@ -168,6 +171,14 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     expect(((await full.json()) as { error: { code: string } }).error.code).toBe("notebook_full");
     await database.db.execute(sql`DELETE FROM ${notes} WHERE access_code_id = ${id} AND subsection_id = 1000001`);
     expect((await save(one.cookie, one.key, part.id, 0, plain("now it fits", chapter, part))).status).toBe(200);
+
+    // Room for one more, and new notes on four passages sent at once: one is kept.
+    await database.db.execute(sql`DELETE FROM ${notes} WHERE access_code_id = ${id} AND subsection_id = 1000002`);
+    const others = await Promise.all(Array.from({ length: 4 }, () => createSubsection(database.db, chapter.id)));
+    const racing = await Promise.all(others.map((other, i) => save(one.cookie, one.key, other.id, 0, plain(`racing ${i}`, chapter, other))));
+    expect(racing.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+    const counted = (await database.db.execute(sql`SELECT count(*)::integer AS n FROM ${notes} WHERE access_code_id = ${id}`)) as unknown as { rows: Array<{ n: number }> };
+    expect(Number(counted.rows[0]!.n)).toBe(MAX_NOTES);
 
     // Past the save limit: 429, and nothing written.
     await database.db

@@ -148,6 +148,9 @@ test.describe("access codes", () => {
     await page.getByRole("tab", { name: "Access Codes" }).click();
     await expect(row).not.toContainText("Never");
     await row.getByRole("button", { name: `Deactivate ${login}` }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Deactivate this code?" });
+    await expect(confirm).toContainText(`${login} opens nothing from now on`);
+    await confirm.getByRole("button", { name: "Deactivate" }).click();
     await expect(row).toContainText("Inactive");
     const denied = await page.request.post("/api/auth/validate", { data: { login, password } });
     expect(denied.ok()).toBe(false);

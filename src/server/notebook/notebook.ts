@@ -144,15 +144,18 @@ const sealedView = (row: SealedRow): SealedNoteView => ({
  * primary key's prefix) joined to the subsections that are in that chapter now.
  */
 export async function chapterNotes(db: Database, accessCodeId: number, chapterSlug: string): Promise<SealedNoteView[]> {
-  const result = (await db.execute(sql`
-    SELECT ${sealedColumns}
-    FROM ${notes} n
-    JOIN ${subsections} s ON s.id = n.subsection_id
-    JOIN ${chapters} c ON c.id = s.chapter_id
-    WHERE n.access_code_id = ${accessCodeId} AND c.slug = ${chapterSlug}
-    ORDER BY n.subsection_id`)) as unknown as { rows: SealedRow[] };
+  const result = (await db.execute(chapterNotesStatement(accessCodeId, chapterSlug))) as unknown as { rows: SealedRow[] };
   return result.rows.map(sealedView);
 }
+
+/** chapterNotes' statement, alone, so the bench can EXPLAIN the very statement the API runs. */
+export const chapterNotesStatement = (accessCodeId: number, chapterSlug: string) => sql`
+    SELECT ${sealedColumns}
+    FROM ${notes} n
+    JOIN ${subsections} s ON s.id = n.subsection_id AND ${live("s")}
+    JOIN ${chapters} c ON c.id = s.chapter_id AND ${live("c")}
+    WHERE n.access_code_id = ${accessCodeId} AND c.slug = ${chapterSlug}
+    ORDER BY n.subsection_id`;
 
 /**
  * Every note of the member's notebook with where its passage is now (null when it is no longer
@@ -222,49 +225,57 @@ export interface NoteSave {
 }
 
 /**
- * Saves a sealed note, one statement: counted against NOTE_SAVE_LIMIT; the notebook row locked
- * (saves of one code at once are taken in turn, so the note cap holds); the passage checked (a
- * live subsection of a level the member may read: 404 or 403 otherwise); written only over the
- * version it was made from (409 with the current note otherwise) and within MAX_NOTES. Answers
- * the saved note.
+ * Saves a sealed note, in one transaction of two statements. First the notebook row is locked,
+ * so saves of one code are taken in turn; then, in one statement whose snapshot is taken after
+ * the lock (READ COMMITTED: a fresh one per statement, so it sees every save committed before it),
+ * the save is counted against NOTE_SAVE_LIMIT, the passage checked (a live subsection of a level
+ * the member may read: 404 or 403 otherwise), and the note written only over the version it was
+ * made from (409 with the current note otherwise) and within MAX_NOTES. A lock taken inside that
+ * one statement would not do: its snapshot would predate the wait, and two saves from one
+ * version would both be kept. Refusals are decided after the commit, so a refused save still counts.
+ * Answers the saved note.
  */
 export async function saveNote(db: Database, member: { accessCodeId: number; level: Level }, subsectionId: number, save: NoteSave, now = new Date()): Promise<SealedNoteView> {
   const code = member.accessCodeId;
-  const result = (await db.execute(sql`
-    WITH counted AS (${limitStatement(NOTE_SAVE_LIMIT, String(code), now)}),
-    book AS (SELECT access_code_id FROM ${notebooks} WHERE access_code_id = ${code} FOR UPDATE),
-    passage AS (
-      SELECT s.id, ${levelRank("c")} <= ${rank(member.level)} AS allowed
-      FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
-      WHERE s.id = ${subsectionId} AND ${live("s")} AND ${live("c")}
-    ),
-    current AS (SELECT ${sealedColumns} FROM ${notes} n WHERE n.access_code_id = ${code} AND n.subsection_id = ${subsectionId}),
-    room AS (SELECT count(*) < ${MAX_NOTES} AS ok FROM ${notes} WHERE access_code_id = ${code}),
-    go AS (
-      SELECT 1 WHERE EXISTS (SELECT 1 FROM counted WHERE counted."count" <= ${NOTE_SAVE_LIMIT.max}) AND EXISTS (SELECT 1 FROM book)
-        AND EXISTS (SELECT 1 FROM passage WHERE allowed)
-        AND coalesce((SELECT version FROM current), 0) = ${save.version}
-        AND (EXISTS (SELECT 1 FROM current) OR (SELECT ok FROM room))
-    ),
-    written AS (
-      INSERT INTO ${notes} AS n (access_code_id, subsection_id, version, iv, ciphertext, created_at, updated_at)
-      SELECT ${code}, ${subsectionId}, ${save.version + 1}, ${save.iv}, ${save.ciphertext}, ${now}, ${now} FROM go
-      ON CONFLICT (access_code_id, subsection_id) DO UPDATE SET version = excluded.version, iv = excluded.iv, ciphertext = excluded.ciphertext, updated_at = excluded.updated_at
-      RETURNING ${sealedColumns}
-    )
-    SELECT (SELECT row_to_json(w) FROM written w) AS written, (SELECT row_to_json(c) FROM current c) AS current,
-      EXISTS (SELECT 1 FROM book) AS has_book, (SELECT allowed FROM passage) AS allowed, (SELECT ok FROM room) AS room,
-      (SELECT "count" FROM counted) AS saves, coalesce((SELECT "window_start" FROM counted), (${limitWindowStatement(NOTE_SAVE_LIMIT, String(code))})) AS saves_since`)) as unknown as {
-    rows: Array<{
-      written: SealedRow | string | null;
-      current: SealedRow | string | null;
-      has_book: boolean;
-      allowed: boolean | null;
-      room: boolean;
-      saves: number | null;
-      saves_since: Date | string | null;
-    }>;
-  };
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT 1 FROM ${notebooks} WHERE access_code_id = ${code} FOR UPDATE`);
+    return (await tx.execute(sql`
+      WITH counted AS (${limitStatement(NOTE_SAVE_LIMIT, String(code), now)}),
+      book AS (SELECT access_code_id FROM ${notebooks} WHERE access_code_id = ${code}),
+      passage AS (
+        SELECT s.id, ${levelRank("c")} <= ${rank(member.level)} AS allowed
+        FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
+        WHERE s.id = ${subsectionId} AND ${live("s")} AND ${live("c")}
+      ),
+      current AS (SELECT ${sealedColumns} FROM ${notes} n WHERE n.access_code_id = ${code} AND n.subsection_id = ${subsectionId}),
+      room AS (SELECT count(*) < ${MAX_NOTES} AS ok FROM ${notes} WHERE access_code_id = ${code}),
+      go AS (
+        SELECT 1 WHERE EXISTS (SELECT 1 FROM counted WHERE counted."count" <= ${NOTE_SAVE_LIMIT.max}) AND EXISTS (SELECT 1 FROM book)
+          AND EXISTS (SELECT 1 FROM passage WHERE allowed)
+          AND coalesce((SELECT version FROM current), 0) = ${save.version}
+          AND (EXISTS (SELECT 1 FROM current) OR (SELECT ok FROM room))
+      ),
+      written AS (
+        INSERT INTO ${notes} AS n (access_code_id, subsection_id, version, iv, ciphertext, created_at, updated_at)
+        SELECT ${code}, ${subsectionId}, ${save.version + 1}, ${save.iv}, ${save.ciphertext}, ${now}, ${now} FROM go
+        ON CONFLICT (access_code_id, subsection_id) DO UPDATE SET version = excluded.version, iv = excluded.iv, ciphertext = excluded.ciphertext, updated_at = excluded.updated_at
+          WHERE n.version = ${save.version}
+        RETURNING ${sealedColumns}
+      )
+      SELECT (SELECT row_to_json(w) FROM written w) AS written, (SELECT row_to_json(c) FROM current c) AS current,
+        EXISTS (SELECT 1 FROM book) AS has_book, (SELECT allowed FROM passage) AS allowed, (SELECT ok FROM room) AS room,
+        (SELECT "count" FROM counted) AS saves, coalesce((SELECT "window_start" FROM counted), (${limitWindowStatement(NOTE_SAVE_LIMIT, String(code))})) AS saves_since`)) as unknown as {
+      rows: Array<{
+        written: SealedRow | string | null;
+        current: SealedRow | string | null;
+        has_book: boolean;
+        allowed: boolean | null;
+        room: boolean;
+        saves: number | null;
+        saves_since: Date | string | null;
+      }>;
+    };
+  });
   const row = result.rows[0]!;
   const parsed = (value: SealedRow | string | null) => (typeof value === "string" ? (JSON.parse(value) as SealedRow) : value);
   const refusal = limitRefusal(NOTE_SAVE_LIMIT, row.saves === null ? null : Number(row.saves), row.saves_since, now);
@@ -275,10 +286,10 @@ export async function saveNote(db: Database, member: { accessCodeId: number; lev
   if (row.allowed === null) throw notFound("There is no such passage to write beside.");
   if (!row.allowed) throw new HttpError(403, "forbidden", "Your access level does not include this passage.");
   const current = parsed(row.current);
-  if ((current?.version ?? 0) !== save.version) {
-    throw new HttpError(409, "note_changed", "This note was changed on another device since you opened it.", undefined, { current: current ? sealedView(current) : null });
+  if (!current && save.version === 0 && !row.room) {
+    throw new HttpError(409, "notebook_full", `Your notebook holds ${MAX_NOTES} notes, its most. Erase a note you no longer need to write a new one.`);
   }
-  throw new HttpError(409, "notebook_full", `Your notebook holds ${MAX_NOTES} notes, its most. Erase a note you no longer need to write a new one.`);
+  throw new HttpError(409, "note_changed", "This note was changed on another device since you opened it.", undefined, { current: current ? sealedView(current) : null });
 }
 
 /** Erases one note, only over the version it was read at (409 with the current note otherwise). */
