@@ -61,7 +61,7 @@ export function renderNote(id: number, title: string): string {
     `<details class="note" data-note="${id}">` +
     `<summary class="note-toggle" data-wake="${WAKE_NOTEBOOK}">Note<span class="note-written"> · written</span><span class="sr-only"> on ${title}</span></summary>` +
     `<label class="note-label" for="note-${id}">Your note on ${title}</label>` +
-    `<textarea id="note-${id}" class="note-text" rows="5" maxlength="${NOTE_MAX_CHARS}"></textarea>` +
+    `<textarea id="note-${id}" class="note-text" rows="5" maxlength="${NOTE_MAX_CHARS}" autocomplete="off"></textarea>` +
     `<p class="note-status" role="status"></p>` +
     `</details>`
   );

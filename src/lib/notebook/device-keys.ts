@@ -16,13 +16,15 @@ function open(): Promise<IDBDatabase> {
   });
 }
 
+/** Runs one request in a transaction; resolves once the transaction has completed (a write is then durable: a reload right after keeps it). */
 async function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
   const db = await open();
   try {
     return await new Promise<T>((resolve, reject) => {
-      const request = work(db.transaction(STORE, mode).objectStore(STORE));
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error("IndexedDB failed."));
+      const transaction = db.transaction(STORE, mode);
+      const request = work(transaction.objectStore(STORE));
+      transaction.oncomplete = () => resolve(request.result);
+      transaction.onerror = transaction.onabort = () => reject(transaction.error ?? request.error ?? new Error("IndexedDB failed."));
     });
   } finally {
     db.close();
