@@ -7,6 +7,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { $announcement } from "../../stores/admin-announcer.ts";
 import { $chapters, $chaptersError, loadChapters, loadDeleted } from "../../stores/admin-content.ts";
+import { refreshPublish } from "../../stores/admin-publish.ts";
 import { $adminSession, loadAdminSession, signOut } from "../../stores/admin-session.ts";
 import { $onlySubmission, $submissionsError, $submissionsTotal, loadSubmissions } from "../../stores/admin-submissions.ts";
 import AccessCodesTab from "./AccessCodesTab.tsx";
@@ -63,7 +64,8 @@ function Panel({ email }: { email: string }) {
 
   useEffect(() => {
     $onlySubmission.set(linkedSubmission());
-    void Promise.all([loadChapters(), loadDeleted(), loadSubmissions()]).then(() => setReady(true));
+    // (The publish status too: a line appearing after the panel would move the tabs under a pointer.)
+    void Promise.all([loadChapters(), loadDeleted(), loadSubmissions(), refreshPublish()]).then(() => setReady(true));
   }, []);
 
   if (!ready) return <Loading />;

@@ -7,7 +7,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import type { PublishStatus as Status } from "../../stores/admin-api.ts";
-import { $publish, publishNow, refreshPublish, searchFilesNote, stopPublishPolling } from "../../stores/admin-publish.ts";
+import { $publish, publishNow, searchFilesNote, stopPublishPolling } from "../../stores/admin-publish.ts";
 import { formatTime, secondary } from "./ui.ts";
 
 const dot: Record<string, string> = {
@@ -20,10 +20,9 @@ const stateLabel: Record<string, string> = { live: "Live", publishing: "Publishi
 
 export default function PublishStatus() {
   const status = useStore($publish);
-  useEffect(() => {
-    void refreshPublish();
-    return stopPublishPolling;
-  }, []);
+  // (Fetched with the panel's first lists, so the line is there when the panel shows and never
+  // pushes the tabs down under a pointer: AdminApp.tsx. Its polling stops with the panel.)
+  useEffect(() => stopPublishPolling, []);
   if (!status) return null;
   return (
     <div role="status" aria-live="polite" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="publish-status" data-state={status.state}>
