@@ -14,6 +14,8 @@
  *   - each function as Netlify packs it: zip size and cold import time (bench/functions.ts)
  *   - the exposure window: a chapter moved out of Operator, until the public page stops serving it
  *   - the Readers tab with 500 members reading daily for a year, on PostgreSQL (bench/lib/readers-scale.ts)
+ *   - the notebook: 500 codes x 200 notes on PostgreSQL, a chapter's notes EXPLAINed, /profile with
+ *     200 notes decrypted and listed in Chromium (bench/lib/notebook.ts)
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a scratch database is made and dropped).
  * BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 20) set the load.
  */
@@ -37,6 +39,7 @@ import { loadFunctions } from "../src/server/host/functions.ts";
 import { readNetlifyConfig } from "../src/server/host/netlify-config.ts";
 import { lighthouseRun } from "./lib/lighthouse.ts";
 import { pageJs } from "./lib/page-js.ts";
+import { notebookLine, notebookScale } from "./lib/notebook.ts";
 import { readersLine, readersScale } from "./lib/readers-scale.ts";
 import { starlightSite } from "./lib/starlight.ts";
 import { compare, CONNECTIONS, DURATION_S, pairedRatio, type LoadCase } from "./lib/load.ts";
@@ -299,6 +302,11 @@ try {
   } catch (error) {
     log(`Readers tab figures skipped: ${(error as Error).message}`);
   }
+  try {
+    results.notebook = await notebookScale(pgUrl, log);
+  } catch (error) {
+    log(`Notebook figures skipped: ${(error as Error).message}`);
+  }
   results.load = loads;
   console.table(loads);
   results.lockedToStatic = lockedToStatic;
@@ -312,6 +320,7 @@ try {
   log(`Peak server memory under load: ${peakPglite} MiB (PGlite), ${peakPg ?? "n/a"} MiB (PostgreSQL)`);
   log(`Cold start (migrate, seed, build, listen): ${embedded.startSeconds} s`);
   if (results.readersTab) log(readersLine(results.readersTab as Record<string, number>));
+  if (results.notebook) log(notebookLine(results.notebook as Record<string, number>));
   const relevance = relevanceScore();
   results.searchRelevance = relevance;
   log(`Search relevance (issue 22: 9): ${relevance.first} of ${relevance.of} queries find their passage first${relevance.missed.length ? `; missed: ${relevance.missed.join(", ")}` : ""}`);

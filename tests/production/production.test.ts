@@ -13,6 +13,7 @@ import path from "node:path";
 import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNotebook as makeKeys, openNote, sealNote } from "../../src/lib/notebook/crypto.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
 import { isNull } from "../../src/server/db/orm.ts";
 import { cachePurges, leadWebhooks, publishState, webhookDeliveries } from "../../src/server/db/schema.ts";
@@ -420,6 +421,33 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(served.status).toBe(200);
         expect(served.headers.get("content-type")).toBe("image/jpeg");
         expect((await sharp(Buffer.from(await served.arrayBuffer())).metadata()).width).toBe(40);
+      });
+
+      it("keeps a member's notebook sealed: notes saved and read on several instances, one of the saves sent at once from one version kept", async () => {
+        const chapter = (await listChapters(database.db)).find((c) => c.level === "Architect")!;
+        const { cookie } = await loginAs(site.fetch, database.db, "Architect");
+        const headers = { cookie, origin: SITE_URL };
+        const { key, wrapped } = await makeKeys("a passphrase of the production check");
+        expect((await site.fetch("/api/notebook", jsonPost(wrapped, headers))).status).toBe(201);
+        const parts = (await (await site.fetch(`/api/chapters/${chapter.id}/subsections`, { headers })).json()) as Array<{ id: number; slug: string; title: string }>;
+        const part = parts[0]!;
+        const put = async (version: number, text: string) =>
+          site.fetch(`/api/notebook/notes/${part.id}`, {
+            method: "PUT",
+            headers: { ...headers, "content-type": "application/json" },
+            body: JSON.stringify({
+              version,
+              ...(await sealNote(key, part.id, version + 1, { text, title: part.title, chapterSlug: chapter.slug, chapterTitle: chapter.title, sectionSlug: part.slug, level: "Architect" })),
+            }),
+          });
+        expect((await put(0, "first")).status).toBe(200);
+        const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => put(1, `device ${i}`)));
+        expect(racing.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+        expect(site.instances("api")).toBeGreaterThanOrEqual(2);
+        const read = (await (await site.fetch(`/api/notebook/notes?chapter=${chapter.slug}`, { headers })).json()) as { notes: Array<{ subsectionId: number; version: number; iv: string; ciphertext: string }> };
+        expect(read.notes.map((n) => [n.subsectionId, n.version])).toEqual([[part.id, 2]]);
+        expect((await openNote(key, part.id, 2, read.notes[0]!)).text).toMatch(/^device \d$/);
+        expect(site.logs()).not.toMatch(/device \d/);
       });
 
       it("opens a connection per request and closes it after, even with requests at once on several instances", async () => {
