@@ -220,6 +220,36 @@ test("a forgotten passphrase is replaced with the recovery key; the operator res
   await thirdContext.close();
 });
 
+test("with neither the passphrase nor the recovery key, the member starts a new notebook after a confirmation that names what is erased", async ({ browser }) => {
+  const { code, page, context } = await newMember(browser, { width: 390, height: 844 });
+  const chapter = await firstChapter(page);
+  await page.goto(`/${chapter.slug}`);
+  await note(page).toggle.click();
+  await startNotebook(page);
+  await write(note(page).box, note(page).status, "Lost with the passphrase.");
+  await context.close();
+
+  const { page: fresh, context: freshContext } = await device(browser, code, { width: 390, height: 844 });
+  await fresh.goto(`/${chapter.slug}`);
+  await expect(note(fresh).details).toHaveAttribute("data-has-note", "");
+  await note(fresh).toggle.click();
+  const unlock = fresh.getByRole("dialog", { name: "Open your notebook" });
+  await unlock.getByRole("button", { name: "Start a new notebook" }).click();
+  const restart = fresh.getByRole("alertdialog", { name: "Start a new notebook?" });
+  await expect(restart).toContainText("the old one is erased with its 1 note");
+  expect(await seriousViolations(fresh), "restarting").toEqual([]);
+  // "Keep it" goes back to the passphrase.
+  await restart.getByRole("button", { name: "Keep it" }).click();
+  await unlock.getByRole("button", { name: "Start a new notebook" }).click();
+  await restart.getByRole("button", { name: "Erase it and start a new notebook" }).click();
+  await startNotebook(fresh, "another passphrase, chosen again");
+  await expect(note(fresh).box).toHaveValue("");
+  await expect(note(fresh).details).not.toHaveAttribute("data-has-note", "");
+  const notes = (await (await fresh.request.get(`/api/notebook/notes?chapter=${chapter.slug}`)).json()) as { notes: unknown[] };
+  expect(notes.notes).toEqual([]);
+  await freshContext.close();
+});
+
 test("My notebook on /profile lists the notes in book order, searches them, downloads Markdown and JSON, and erases the notebook", async ({ browser }) => {
   const { page, context } = await newMember(browser);
   const chapter = await firstChapter(page);
