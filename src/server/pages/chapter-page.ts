@@ -13,6 +13,7 @@
  * (docs/decisions/0007 says why chapter pages are not static files.)
  */
 import { chapterDescription, neighbours, renderChapterBody, renderChapterPager, renderOnThisPage } from "../../lib/chapter-body.ts";
+import { SHELL_CHAPTER, SHELL_DESCRIPTION, SHELL_PATH, SHELL_TRANSFORM_HREF, shellPlaceholders } from "../../lib/chapter-shell.ts";
 import { ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import { canAccess, levelOf, type Level } from "../../lib/levels.ts";
@@ -29,25 +30,8 @@ import { RenderCache } from "./render-cache.ts";
 import { sitePage, type FunctionPage } from "./site-pages.ts";
 import { logFailure } from "../http/log-failure.ts";
 
-/**
- * The shell page and the tokens it is built with (src/pages/chapter-shell.astro renders
- * ChapterView with this chapter); the server swaps each for the real chapter's value.
- */
-export const SHELL_PATH = "/chapter-shell";
-export const SHELL_CHAPTER = {
-  id: 0,
-  slug: "chapter-shell-slug",
-  title: "ChapterShellTitle",
-  level: "ChapterShellLevel",
-  order: 0,
-  readingTime: 987654321,
-  content: "ChapterShellBody",
-  subsections: [],
-} as const;
-export const SHELL_DESCRIPTION = "ChapterShellDescription";
-export const SHELL_TRANSFORM_HREF = "/chapter-shell-transform";
-export const SHELL_PREVIOUS = { slug: "chapter-shell-previous", title: "ChapterShellPrevious" };
-export const SHELL_NEXT = { slug: "chapter-shell-next", title: "ChapterShellNext" };
+// The shell page and the tokens it is built with (src/lib/chapter-shell.ts).
+export { SHELL_CHAPTER, SHELL_DESCRIPTION, SHELL_NEXT, SHELL_PATH, SHELL_PREVIOUS, SHELL_TRANSFORM_HREF } from "../../lib/chapter-shell.ts";
 const SHELL_ROBOTS = /<meta name="robots" content="noindex, nofollow"\s*\/?>/;
 const SHELL_URL = /<meta property="og:url" content="([^"]*)"/;
 
@@ -111,17 +95,6 @@ export function fillChapterShell(data: ChapterPageData, { canonical }: { canonic
     toc: renderOnThisPage(subsections),
   });
   return page;
-}
-
-let placeholders: { shellBody: string; shellPager: string } | undefined;
-
-/** The body and pager the shell was built with: the same for every request, so rendered once. */
-function shellPlaceholders(): { shellBody: string; shellPager: string } {
-  placeholders ??= {
-    shellBody: renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF }),
-    shellPager: renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT),
-  };
-  return placeholders;
 }
 
 const html = (body: string | Uint8Array<ArrayBuffer>, status: number, headers: Record<string, string>) =>
