@@ -4,6 +4,7 @@ import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { interactionIslands } from "./src/directives/integration.ts";
 import { bookFont } from "./src/styles/book-font.ts";
+import { firstResponse } from "./src/build/first-response.ts";
 
 // The site is fully static: the public pages and the chapter shell are prerendered from a content
 // snapshot (see src/server/build/). Everything dynamic lives in netlify/functions.
@@ -21,7 +22,9 @@ export default defineConfig({
   build: { format: "file" },
   // client:interaction: islands that load when the reader first needs them (issue 13).
   // book-font: the typeface cut to what the site sets (src/styles/book-font.ts).
-  integrations: [bookFont(), react(), interactionIslands()],
+  // first-response: each reader page carries the CSS it uses inline and the full sheet at its end,
+  // and its policy names only its own inline scripts (src/build/first-response.ts, issue 33).
+  integrations: [bookFont(), react(), interactionIslands(), firstResponse()],
   // Astro hashes every script it emits (hydration, bundles, is:inline) into a <meta> CSP, so
   // scripts run without 'unsafe-inline'. Styles allow inline (the toasts inject theirs at run
   // time; a style cannot run code). netlify.toml adds, as a header, what a <meta> policy cannot

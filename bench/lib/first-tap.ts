@@ -32,7 +32,8 @@ function instrument(): void {
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ["open", "ssr"] });
 }
 
-async function tapOnce(browser: Browser, url: string, idleMs: number): Promise<FirstTap> {
+/** One first tap on `url` in a fresh context of `browser`, `idleMs` after the page's load. */
+export async function tapOnce(browser: Browser, url: string, idleMs: number): Promise<FirstTap> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
   try {
     const page = await context.newPage();

@@ -26,10 +26,13 @@ export function serverNodeFlags(): string[] {
   return start.split(/\s+/).filter((word) => word.startsWith("--"));
 }
 
-/** Starts the product with `env` over the current environment; PORT defaults to a free one. */
-export async function startProduct(env: Record<string, string>, timeoutMs = 180_000): Promise<ProductServer> {
-  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(projectRoot, "src/server/host/start.ts")], {
-    cwd: projectRoot,
+/**
+ * Starts the product with `env` over the current environment; PORT defaults to a free one.
+ * `root`: another checkout of the project to start (the bench compares commits).
+ */
+export async function startProduct(env: Record<string, string>, timeoutMs = 180_000, root = projectRoot): Promise<ProductServer> {
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(root, "src/server/host/start.ts")], {
+    cwd: root,
     env: { ...process.env, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,0 +1,167 @@
+/**
+ * Critical CSS (issue 33): every reader page carries, inline, the rules its own elements use, and
+ * loads the full stylesheet at the end of its body, where it blocks no paint. The first response
+ * is then all the first screen needs: no second round trip before the text can paint.
+ *
+ * The cut is Beasties' (the maintained successor of Critters): it works on the built HTML with no
+ * browser, keeping every rule whose selector matches an element of the page (not only those above
+ * the fold, so nothing changes when the full sheet arrives, wherever the reader has scrolled),
+ * with the @font-face rules those rules use, and the keyframes. We take only the CSS it cuts and
+ * edit the page ourselves (the <link> becomes a <style>, and the <link> moves before </body>):
+ * Beasties re-serialises a whole document, which could change an inline script's bytes and so
+ * its hash in the page's Content Security Policy; its own loading strategies either add a script
+ * or an inline event handler, which that policy refuses. A stylesheet link in the body needs neither.
+ *
+ * Some rules match states that scripts set before the first paint or soon after it, which the
+ * built HTML cannot show: a signed-in reader (html[data-auth]), the rail hidden while scrolling,
+ * a subsection with a note, an open dialog or disclosure, the current chapter in the rail (the
+ * server marks it). They are kept too (KEPT_STATES).
+ *
+ * The chapter shell holds no chapter: its cut is made with a specimen chapter in place of the
+ * shell's body (every kind of markup a chapter and its subsections can hold), so any chapter the
+ * server fills it with finds its rules inline.
+ *
+ * A closed dialog (the chapter drawer) paints nothing, so the cut leaves out the rules only its
+ * contents use (about 350 bytes of every chapter page's first response): they come with the full
+ * sheet, which has loaded by the time the page's load event fires. A reader who opens the drawer
+ * before that, on a slow line, sees it plain for that moment.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Beasties from "beasties";
+import postcss from "postcss";
+import { renderChapterBody, renderOnThisPage } from "../lib/chapter-body.ts";
+import { ON_THIS_PAGE_SHELL } from "../lib/page-signals.ts";
+import { SHELL_PATH, shellPlaceholders } from "../lib/chapter-shell.ts";
+
+/** Selectors of states the built HTML does not show, kept whether or not they match it. */
+export const KEPT_STATES = [/data-auth/, /data-visible/, /data-has-note/, /\[open\]/, /aria-current/];
+
+/** Every kind of markup a chapter can hold (src/lib/markup.ts), and subsections with and without a photo. */
+const SPECIMEN_CONTENT = [
+  "A first paragraph with **bold words**, *a slanted one*, [a page of the site](/about) and [another site](https://example.org).",
+  "## A heading",
+  "### A smaller heading",
+  "> A quotation, set apart.",
+  "- a point\n- another point",
+  "1. a step\n2. the next step",
+  "[Book your first call](cta:schedule)",
+  "[Take the scan](cta:assessment)",
+  "[Begin](cta:transform)",
+  "---",
+].join("\n\n");
+
+const specimenPart = (id: number, photo: string | null) => ({
+  id,
+  slug: `specimen-${id}`,
+  title: `Specimen ${id}`,
+  content: SPECIMEN_CONTENT,
+  photo,
+  photoAlt: photo && "A specimen photo",
+  order: id,
+});
+const SPECIMEN_PARTS = [specimenPart(1, "/uploads/0123456789abcdef0123456789abcdef.jpg"), specimenPart(2, null)];
+
+export function specimenBody(): string {
+  return renderChapterBody({ content: SPECIMEN_CONTENT, subsections: SPECIMEN_PARTS }, { transformHref: "/" });
+}
+
+const CLOSED_DIALOG = /<dialog(?![^>]*\sopen)[^>]*>[\s\S]*?<\/dialog>/g;
+const STYLESHEET = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)">/g;
+
+/** The site's stylesheets a page links: each <link> and the file's path in the site. */
+export function linkedSheets(html: string): Array<{ link: string; href: string }> {
+  return [...html.matchAll(STYLESHEET)].map((m) => ({ link: m[0], href: m[1]! }));
+}
+
+const sheetText = (siteDir: string, href: string) => fs.readFileSync(path.join(siteDir, href), "utf8");
+
+/**
+ * The page with its critical CSS inline (the book's faces first) and its stylesheets moved to the
+ * end of its body; the page as it was when it links no stylesheet of the site. `cutFrom`: the
+ * document to cut the CSS for (the page itself, or the shell with its specimen).
+ */
+export async function inlineCriticalCss(siteDir: string, html: string, cutFrom = html): Promise<string> {
+  const sheets = linkedSheets(html);
+  if (sheets.length === 0) return html;
+  const beasties = new Beasties({
+    path: siteDir,
+    publicPath: "/",
+    pruneSource: false,
+    inlineFonts: false,
+    preloadFonts: false,
+    compress: true,
+    reduceInlineStyles: false,
+    allowRules: KEPT_STATES,
+    logLevel: "warn",
+  });
+  const cut = await beasties.process(cutFrom.replace(CLOSED_DIALOG, ""));
+  const before = new Set(styles(cutFrom));
+  const rules = styles(cut)
+    .filter((style) => !before.has(style))
+    .join("");
+  if (!rules) throw new Error("Beasties cut no CSS for a page with a stylesheet.");
+  const css = trimmed(sheets.map(({ href }) => fontFaces(sheetText(siteDir, href))).join("") + rules);
+  let page = html;
+  for (const { link } of sheets) page = page.replace(link, "");
+  page = page.replace(/<\/head>/, `<style>${css}</style></head>`);
+  return page.replace(/<\/body>(?![\s\S]*<\/body>)/, `${sheets.map(({ link }) => link).join("")}</body>`);
+}
+
+/** A page that keeps its stylesheets as they are (the admin panel) with the book's faces inline, as every page has them. */
+export function inlineFontFaces(siteDir: string, html: string): string {
+  const faces = linkedSheets(html)
+    .map(({ href }) => fontFaces(sheetText(siteDir, href)))
+    .join("");
+  return faces ? html.replace(/<\/head>/, `<style>${faces}</style></head>`) : html;
+}
+
+/**
+ * The @font-face rules of a sheet. Each page carries them inline, and the sheets then no longer
+ * do (withoutFontFaces): Beasties keeps the faces of families it can name in the rules it keeps,
+ * and the book's are named through custom properties (--font-book), so it kept none, and the text
+ * painted in a fallback of other metrics until the sheet came. And a face declared again by the
+ * sheet is a new face to the browser: the header's "Steady" face, `font-display: optional`, which
+ * keeps the fallback for good when the font is not in at the first paint, took the font up when
+ * the sheet declared it again, and the header's words changed width.
+ */
+export function fontFaces(css: string): string {
+  const faces: string[] = [];
+  postcss.parse(css).walkAtRules("font-face", (rule) => void faces.push(rule.toString()));
+  return faces.join("");
+}
+
+/** The sheet without its @font-face rules (each page declares them inline: fontFaces). */
+export function withoutFontFaces(css: string): string {
+  const root = postcss.parse(css);
+  root.walkAtRules("font-face", (rule) => void rule.remove());
+  return root.toString();
+}
+
+/**
+ * The cut without what cannot matter before the full sheet arrives: Tailwind's fallback for
+ * browsers without @property (`@layer properties`, whose @supports test only such browsers pass:
+ * they get it from the full sheet), and @property rules for custom properties nothing inline reads.
+ */
+export function trimmed(css: string): string {
+  const root = postcss.parse(css);
+  root.walkAtRules("layer", (rule) => {
+    if (rule.params === "properties" && rule.nodes?.every((node) => node.type === "atrule" && node.name === "supports")) rule.remove();
+  });
+  const text = root.toString();
+  root.walkAtRules("property", (rule) => {
+    if (!text.includes(`var(${rule.params}`)) rule.remove();
+  });
+  return root.toString();
+}
+
+function styles(html: string): string[] {
+  return [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+}
+
+/** The document the chapter shell's CSS is cut from: the shell with the specimen chapter as its body. */
+export function shellSpecimen(shell: string): string {
+  const { shellBody } = shellPlaceholders();
+  if (!shell.includes(shellBody) || !shell.includes(ON_THIS_PAGE_SHELL)) throw new Error(`${SHELL_PATH} does not hold the chapter body and "On this page" placeholders.`);
+  return shell.replace(shellBody, specimenBody()).replaceAll(ON_THIS_PAGE_SHELL, renderOnThisPage(SPECIMEN_PARTS));
+}

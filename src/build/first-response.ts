@@ -1,0 +1,49 @@
+/**
+ * The first response (issue 33), an Astro integration that runs once the site is built, after
+ * the other integrations' edits: each reader page carries the CSS its elements use inline and
+ * loads the full sheet at its end (critical-css.ts), and its policy names only its own inline
+ * scripts (script-hashes.ts). The admin panel is the operator's, not a reader's first view: it
+ * keeps its stylesheets where they are. Every page declares the book's faces inline, and the
+ * sheets then no longer do (critical-css.ts says why).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AstroIntegration } from "astro";
+import { SHELL_PATH } from "../lib/chapter-shell.ts";
+import { inlineCriticalCss, inlineFontFaces, linkedSheets, shellSpecimen, withoutFontFaces } from "./critical-css.ts";
+import { ownScriptHashes } from "./script-hashes.ts";
+
+const UNTOUCHED = new Set(["admin.html"]);
+
+export function firstResponse(): AstroIntegration {
+  return {
+    name: "first-response",
+    hooks: {
+      "astro:build:done": async ({ dir, logger }) => {
+        const siteDir = fileURLToPath(dir);
+        const sheets = new Set<string>();
+        let pages = 0;
+        for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
+          if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
+          const file = path.join(entry.parentPath, entry.name);
+          const relative = path.relative(siteDir, file);
+          const html = fs.readFileSync(file, "utf8");
+          for (const { href } of linkedSheets(html)) sheets.add(href);
+          let page = ownScriptHashes(html);
+          if (UNTOUCHED.has(relative)) page = inlineFontFaces(siteDir, page);
+          else page = await inlineCriticalCss(siteDir, page, `/${relative.replace(/\.html$/, "")}` === SHELL_PATH ? shellSpecimen(page) : page);
+          if (page !== html) {
+            fs.writeFileSync(file, page);
+            pages++;
+          }
+        }
+        for (const href of sheets) {
+          const file = path.join(siteDir, href);
+          fs.writeFileSync(file, withoutFontFaces(fs.readFileSync(file, "utf8")));
+        }
+        logger.info(`First responses made for ${pages} pages; ${sheets.size} stylesheets declare no faces of their own.`);
+      },
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The first response (issue 33): a chapter page, /apply and /about carry everything their first
+ * screen paints in their first response: the HTML with its critical CSS inline, at most 14 KB as
+ * served with brotli (about what a new connection's first round trip carries), and no stylesheet
+ * that blocks paint: the full sheet is linked at the end of the body. And the page looks the same
+ * before and after that sheet arrives, at 390 and 1280 px in both themes, also for a reader who
+ * has scrolled meanwhile (screenshots compared pixel for pixel; the sheet is held back by the test).
+ */
+import http from "node:http";
+import type { Browser, Page } from "@playwright/test";
+import { brotliDecompressSync } from "node:zlib";
+import { expect, test } from "./page-test.ts";
+import { operatorChapters } from "./reader-helpers.ts";
+
+const KB = 1024;
+const FULL_SHEET = /\/_astro\/[^/]+\.css$/;
+
+/** The bytes of `url`'s answer as the server sends them to a browser that accepts brotli. */
+function served(url: string): Promise<{ encoding: string | undefined; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": "br, gzip" } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ encoding: response.headers["content-encoding"], bytes: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+test("a chapter page, /apply and /about: HTML and critical CSS within 14 KB as served (br), and no stylesheet that blocks paint", async ({ request, site }) => {
+  const [first, second] = await operatorChapters(request);
+  // A chapter's first answer fills the CDN's cache; the one after is what readers get.
+  for (const url of [`/${first!.slug}`, `/${second!.slug}`, "/apply", "/about"]) {
+    await served(`${site.url}${url}`);
+    const { encoding, bytes } = await served(`${site.url}${url}`);
+    expect(encoding, url).toBe("br");
+    const html = brotliDecompressSync(bytes).toString("utf8");
+    console.log(`First response, ${url}: ${bytes.length} B br (${html.length} B of HTML with its CSS)`);
+    expect(bytes.length, url).toBeLessThanOrEqual(14 * KB);
+    const [head, body] = html.split(/<body\b/);
+    // No stylesheet in the head: its CSS is inline, the book's faces with it.
+    expect(head, url).not.toMatch(/<link[^>]*rel="stylesheet"/);
+    expect(head, url).toMatch(/<style>@font-face\{font-family:"Source Serif 4 Variable"/);
+    // The full sheet at the very end of the body, where it holds back no paint.
+    expect(body, url).toMatch(/<link rel="stylesheet" href="\/_astro\/[^"]+\.css"><\/body>\s*<\/html>\s*$/);
+  }
+});
+
+/**
+ * A page whose full stylesheet is held back until `release` is called, and whose script files
+ * never load: what the page script draws once it runs (the reading progress, the passage marked
+ * in "On this page") would otherwise change the screen between the two pictures, and only the
+ * sheet may. (The inline theme script runs: the theme is the reader's from the first paint.)
+ */
+async function heldSheet(browser: Browser, width: number, theme: "light" | "dark") {
+  const context = await browser.newContext({ viewport: { width, height: 844 } });
+  await context.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
+  const page = await context.newPage();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(FULL_SHEET, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.route(/\/_astro\/[^/]+\.js$/, (route) => route.abort());
+  return { context, page, release };
+}
+
+/** Once the page has painted with its inline CSS and its fonts are in: a screenshot of the viewport, still. */
+async function still(page: Page): Promise<Buffer> {
+  await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+  return page.screenshot({ animations: "disabled", caret: "hide" });
+}
+
+for (const [width, theme] of [
+  [390, "light"],
+  [390, "dark"],
+  [1280, "light"],
+  [1280, "dark"],
+] as const) {
+  test(`at ${width} px, ${theme}: a chapter page paints before its full sheet arrives and looks the same after, also scrolled`, async ({ browser, request, site }) => {
+    const [first] = await operatorChapters(request);
+    for (const scrolled of [false, true]) {
+      const { context, page, release } = await heldSheet(browser, width, theme);
+      await page.goto(`${site.url}/${first!.slug}`, { waitUntil: "commit" });
+      const sheet = page.waitForResponse(FULL_SHEET);
+      await still(page);
+      if (scrolled) {
+        await page.mouse.wheel(0, 1500);
+        await page.waitForFunction(() => scrollY > 1000);
+      }
+      const before = await still(page);
+      expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+      release();
+      await sheet;
+      await page.waitForLoadState("load");
+      await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/_astro/") && sheet.cssRules.length > 0));
+      const after = await still(page);
+      expect(after.equals(before), `${width} px, ${theme}${scrolled ? ", scrolled" : ""}: the page changed when its full sheet arrived`).toBe(true);
+      await context.close();
+    }
+  });
+}
