@@ -78,6 +78,37 @@ test("a tap on the menu before the navigator is up opens the drawer at once; the
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
 });
 
+test("a tap that lands while the navigator hydrates, after its first render, keeps the drawer open", async ({ page }) => {
+  const navigator = await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  const drawer = page.getByRole("dialog", { name: "Chapters" });
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  await expect(drawer).toBeVisible();
+  // The island's first render reads the drawer as it was before the tap (closed), as it does when
+  // the tap lands between that render and its commit (a CI run saw the drawer closed then).
+  await page.evaluate(() => {
+    const drawer = document.getElementById("chapter-drawer")!;
+    const open = Object.getOwnPropertyDescriptor(HTMLDialogElement.prototype, "open")!;
+    Object.defineProperty(drawer, "open", {
+      configurable: true,
+      get() {
+        delete (drawer as { open?: boolean }).open;
+        return false;
+      },
+      set: open.set,
+    });
+  });
+  navigator.release();
+  await navigatorUp(page);
+  await page.waitForTimeout(300);
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole("group", { name: "Level" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Open the chapter list" })).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+});
+
 test("a tap on the drawer's close button while the navigator loads is kept, and closes it once the navigator is up", async ({ page }) => {
   const navigator = await holdIsland(page, "Navigator");
   await page.goto(`/${chapters[0]!.slug}`);

@@ -88,6 +88,8 @@ export default function Navigator({ rail = false }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const list = useRef<HTMLOListElement>(null);
   const opener = useRef<HTMLElement | null>(null);
+  /** Whether the drawer effect has run: its first run adopts what the page script did meanwhile. */
+  const settled = useRef(false);
   const searchBox = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState("");
   const [toc] = useState(onThisPage);
@@ -158,6 +160,11 @@ export default function Navigator({ rail = false }: Props) {
     const expanded = (value: boolean) => {
       for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.setAttribute("aria-expanded", `${value}`);
     };
+    // A tap that landed while this island was hydrating (after its first render read the drawer
+    // closed, before this commit) opened the drawer through the page script: it is kept.
+    const adopt = !settled.current && !open && element.open;
+    settled.current = true;
+    if (adopt) return setOpen(true);
     expanded(open);
     if (!open) {
       if (element.open) element.close();
