@@ -6,9 +6,10 @@
  *   mouse button), tabs into it or presses a key in it (a press on a link does not count: links
  *   work without the island), or on the window event named by the directive's value
  *   (`client:interaction={WAKE_TOASTS}`, src/lib/page-signals.ts).
- * - Its files are usually in the browser's cache by then: the page prefetches them once it has
- *   loaded (src/directives/integration.ts).
- * - After a press, it loads once the press's click is answered and drawn, so the tap stays instant.
+ * - Its files are usually on their way by then: the page script prefetches them on the reader's
+ *   first touch or key (src/scripts/page.ts, src/directives/integration.ts).
+ * - It loads once what woke it is answered and drawn (after a press, once its click is), so the
+ *   tap stays instant.
  * - A click inside the island while it loads is held and replayed once it is up: a tap that lands
  *   before hydration is not lost. A click on a link, a form field or a label, which work without
  *   the island (a radio button is checked at once), or one the page script has already answered
@@ -48,10 +49,11 @@ const interaction: ClientDirective = (load, options, el) => {
     for (const type of WAKE_ON) el.removeEventListener(type, wake, true);
     if (event) removeEventListener(event, wake);
     el.addEventListener("click", hold, true);
-    if (type !== "pointerdown") return start();
-    // A press is answered first (the page script may open the drawer for it) and that frame drawn;
-    // the island's files are compiled and run after, not in the way of the tap.
+    // Whatever woke it is answered first and that frame drawn (a press: once it is let go; the
+    // page script may open the drawer for it, whose focus lands in here): the island's files are
+    // compiled and run after, not in the way of the tap (issue 33: 3).
     const later = () => requestAnimationFrame(() => setTimeout(start));
+    if (type !== "pointerdown") return later();
     addEventListener("pointerup", later, { once: true });
     addEventListener("pointercancel", later, { once: true });
   };

@@ -92,6 +92,9 @@ export const mayHoldSession = (cookies: string, stored: string | null): boolean 
   // SIGNED_IN_COOKIE, spelled out (page.test.ts checks the two agree), plain or __Host- prefixed.
   /sb_signed_in=1/.test(cookies) || /"isAuthenticated":true/.test(stored ?? "");
 
+/** Runs `work` once the next frame is drawn: out of the way of what the reader sees answered now. */
+export const afterFrame = (work: () => void) => requestAnimationFrame(() => setTimeout(work));
+
 /** Browser storage, which may be unavailable (private modes): then it reads null and keeps nothing. */
 function read(key: string, storage = localStorage): string | null {
   try {
@@ -154,13 +157,25 @@ export function startPage(): void {
 
   // The islands' files, fetched into the cache without running, when the reader first touches the
   // page or presses a key (src/directives/integration.ts): a reader who only reads the first screen
-  // never downloads them (issue 20: 2), and one who reaches for the menu has them on the way.
+  // never downloads them (issue 20: 2), and one who reaches for the menu has them on the way. Their
+  // 14 links cost a phone tens of milliseconds to add, so they come once what the touch or key
+  // does is drawn (a press: once its click is), never in the way of the tap (issue 33: 3).
   const prefetch = () => {
     // (Once: the template is empty after its first use.)
     const files = document.getElementById(ISLAND_FILES_ID) as HTMLTemplateElement | null;
     if (files) document.head.append(files.content);
   };
-  for (const type of ["pointerdown", "keydown"]) addEventListener(type, prefetch, { capture: true, once: true });
+  const later = () => afterFrame(prefetch);
+  addEventListener("keydown", later, { capture: true, once: true });
+  addEventListener(
+    "pointerdown",
+    () => {
+      // After the press's click (bubbling here once the page has answered it), or its cancel (a scroll).
+      for (const type of ["click", "pointercancel"]) addEventListener(type, later, { once: true });
+      setTimeout(later, 1000);
+    },
+    { capture: true, once: true },
+  );
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
@@ -190,7 +205,8 @@ export function startPage(): void {
         event.preventDefault();
         drawer.showModal();
         expanded(true);
-        dispatchEvent(new Event(WAKE_NAVIGATOR));
+        // The island loads once the open drawer is drawn (issue 33: 3).
+        afterFrame(() => dispatchEvent(new Event(WAKE_NAVIGATOR)));
       } else if (!control.closest("astro-island")) dispatchEvent(new Event(OPEN_DRAWER));
     },
     true,

@@ -78,6 +78,32 @@ test("a tap on the menu before the navigator is up opens the drawer at once; the
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
 });
 
+test("the tap that opens the drawer is answered before anything else starts: the islands' files and the navigator come after its frame", async ({ page }) => {
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  await page.evaluate(() => {
+    const seen = ((window as unknown as { seen: Record<string, unknown> }).seen = {});
+    // What stands when the page has answered the click (this listener runs after the page script's).
+    addEventListener("click", () => {
+      Object.assign(seen, {
+        open: (document.getElementById("chapter-drawer") as HTMLDialogElement).open,
+        prefetched: document.querySelectorAll('link[rel="prefetch"]').length,
+        scripts: performance.getEntriesByType("resource").filter((entry) => /\/_astro\/Navigator\./.test(entry.name)).length,
+        asleep: document.querySelector("astro-island[ssr] #chapter-drawer") !== null,
+      });
+      // And in the frame that follows: the drawer drawn open, still nothing else started.
+      requestAnimationFrame(() => Object.assign(seen, { framePrefetched: document.querySelectorAll('link[rel="prefetch"]').length }));
+    });
+  });
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
+  expect(seen).toEqual({ open: true, prefetched: 0, scripts: 0, asleep: true, framePrefetched: 0 });
+  // Then both follow.
+  await expect(page.locator('link[rel="prefetch"][href*="/Navigator."]')).toHaveCount(1);
+  await navigatorUp(page);
+});
+
 test("a tap that lands while the navigator hydrates, after its first render, keeps the drawer open", async ({ page }) => {
   const navigator = await holdIsland(page, "Navigator");
   await page.goto(`/${chapters[0]!.slug}`);
