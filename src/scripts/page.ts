@@ -165,23 +165,14 @@ export function startPage(): void {
     const files = document.getElementById(ISLAND_FILES_ID) as HTMLTemplateElement | null;
     if (files) document.head.append(files.content);
   };
-  const later = () => afterFrame(prefetch);
-  addEventListener("keydown", later, { capture: true, once: true });
-  addEventListener(
-    "pointerdown",
-    () => {
-      // After the press's click (bubbling here once the page has answered it), or its cancel (a scroll).
-      for (const type of ["click", "pointercancel"]) addEventListener(type, later, { once: true });
-      setTimeout(later, 1000);
-    },
-    { capture: true, once: true },
-  );
+  // After a key, or a press's click (bubbling here once the page has answered it) or its cancel (a scroll).
+  for (const type of ["keydown", "click", "pointercancel"]) addEventListener(type, () => afterFrame(prefetch), { capture: true, once: true });
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
 
   // The menu (the chapter bar's button, or the header's). Before the Navigator island is up, a tap
-  // opens the drawer at once and wakes the island, which adopts it (marked answered, so the
+  // opens the drawer at once, which wakes the island, which adopts it (marked answered, so the
   // directive does not replay it); once it is up, a control outside it asks it to open.
   const drawer = document.getElementById("chapter-drawer") as HTMLDialogElement | null;
   const asleep = () => drawer?.closest("astro-island")?.hasAttribute("ssr");
@@ -203,10 +194,10 @@ export function startPage(): void {
       if (!control || !drawer) return;
       if (asleep()) {
         event.preventDefault();
+        // The focus the drawer moves into the island wakes it, which loads once this frame is
+        // drawn (src/directives/interaction.ts; issue 33: 3).
         drawer.showModal();
         expanded(true);
-        // The island loads once the open drawer is drawn (issue 33: 3).
-        afterFrame(() => dispatchEvent(new Event(WAKE_NAVIGATOR)));
       } else if (!control.closest("astro-island")) dispatchEvent(new Event(OPEN_DRAWER));
     },
     true,
