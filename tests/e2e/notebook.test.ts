@@ -13,6 +13,11 @@ import { seriousViolations } from "./axe.ts";
 import { device, firstChapter, newMember, note, openNotebook, PASSPHRASE, startNotebook, write } from "./notebook-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
 
+// Each test derives keys (PBKDF2, 600,000 iterations) on one or two devices, several times: on a
+// slow, loaded 2-core machine the heaviest took 27 s of the suite's 30 alone and timed out under
+// the full run. More time, the same assertions.
+test.describe.configure({ timeout: 60_000 });
+
 const read = async (download: Download) => fs.readFileSync((await download.path())!, "utf8");
 
 async function setTheme(page: Page, theme: "light" | "dark") {
