@@ -93,7 +93,7 @@ export const mayHoldSession = (cookies: string, stored: string | null): boolean 
   /sb_signed_in=1/.test(cookies) || /"isAuthenticated":true/.test(stored ?? "");
 
 /** Runs `work` once the next frame is drawn: out of the way of what the reader sees answered now. */
-export const afterFrame = (work: () => void) => requestAnimationFrame(() => setTimeout(work));
+const afterFrame = (work: () => void) => requestAnimationFrame(() => setTimeout(work));
 
 /** Browser storage, which may be unavailable (private modes): then it reads null and keeps nothing. */
 function read(key: string, storage = localStorage): string | null {
