@@ -91,9 +91,7 @@ for (const [width, theme] of [
       const sheet = page.waitForResponse(FULL_SHEET);
       await still(page);
       if (scrolled) {
-        // At once, not a wheel's smooth scroll: one still under way when the screenshot is taken
-        // moves the page between the two screenshots (seen once on a loaded machine).
-        await page.evaluate(() => scrollTo({ top: 1500, behavior: "instant" }));
+        await page.mouse.wheel(0, 1500);
         await page.waitForFunction(() => scrollY > 1000);
       }
       const before = await still(page);
