@@ -67,10 +67,21 @@ async function heldSheet(browser: Browser, width: number, theme: "light" | "dark
   return { context, page, release };
 }
 
-/** Once the page has painted with its inline CSS and its fonts are in: a screenshot of the viewport, still. */
+/**
+ * Once the page has painted with its inline CSS, its fonts are in and every photo in view has
+ * loaded and decoded (a lazy photo scrolled into view is still on its way otherwise, and would
+ * make the two pictures differ by its arrival): a screenshot of the viewport, still.
+ */
 async function still(page: Page): Promise<Buffer> {
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
   await page.evaluate(async () => {
+    const inView = () =>
+      [...document.images].filter((img) => {
+        const box = img.getBoundingClientRect();
+        return box.bottom > 0 && box.top < innerHeight && box.width > 0;
+      });
+    while (!inView().every((img) => img.complete && img.naturalWidth > 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all(inView().map((img) => img.decode()));
     await document.fonts.ready;
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   });
@@ -92,7 +103,16 @@ for (const [width, theme] of [
       await still(page);
       if (scrolled) {
         await page.mouse.wheel(0, 1500);
-        await page.waitForFunction(() => scrollY > 1000);
+        // Until the wheel's scroll has come to rest (it may be animated).
+        await page.evaluate(async () => {
+          const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+          let last = -1;
+          while (scrollY < 1000 || scrollY !== last) {
+            last = scrollY;
+            await frame();
+            await frame();
+          }
+        });
       }
       const before = await still(page);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
