@@ -91,11 +91,23 @@ test("a second device asks for the passphrase once, reads the note, and two devi
   await onDesk.toggle.click();
   await openNotebook(desk);
   await expect(onDesk.box).toHaveValue("Written on the phone.");
-  // Asked once on this device: a reload opens it without asking.
+  // Asked once on this device: a reload opens it without asking, also when the Note is opened
+  // while the page still looks for this device's key (the chapter's notes held until then).
+  let opened!: () => void;
+  const noteOpened = new Promise<void>((resolve) => (opened = resolve));
+  await desk.route(/\/api\/notebook\/notes\?chapter=/, async (route) => {
+    await noteOpened;
+    await route.continue();
+  });
+  const asked = desk.waitForRequest(/\/api\/notebook\/notes\?chapter=/);
   await desk.reload();
+  await asked;
   await onDesk.toggle.click();
+  await expect(onDesk.details).toHaveAttribute("open", "");
+  opened();
   await expect(onDesk.box).toHaveValue("Written on the phone.");
   await expect(desk.getByRole("dialog", { name: "Open your notebook" })).toHaveCount(0);
+  await desk.unroute(/\/api\/notebook\/notes\?chapter=/);
 
   // The desk saves a new version; the phone, still at the old one, saves too: refused, and shown.
   await write(onDesk.box, onDesk.status, "Rewritten at the desk.");

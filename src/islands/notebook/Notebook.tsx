@@ -84,6 +84,8 @@ class NotebookEngine {
   private info: NotebookInfo | null = null;
   private key: CryptoKey | null = null;
   private opening: Promise<CryptoKey | null> | null = null;
+  /** The start: who reads, and this device's key if it keeps one. A Note reached meanwhile waits for it. */
+  private starting: Promise<void> | null = null;
   /** The member closed the notebook's question: typing asks again only once they reach for a Note again. */
   private declined = false;
   private readonly cleanups: Array<() => void> = [];
@@ -137,7 +139,11 @@ class NotebookEngine {
     for (const control of this.controls.values()) clearTimeout(control.timer);
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    return (this.starting ??= this.begin());
+  }
+
+  private async begin(): Promise<void> {
     await restoreAuth();
     const { isAuthenticated } = $auth.get();
     this.member = isAuthenticated && !document.documentElement.dataset.previewTier;
@@ -184,6 +190,8 @@ class NotebookEngine {
 
   /** The reader opened a Note or went into its box: a member's notebook must be open (started, or unlocked here). */
   private async reached(control: NoteControl, asked = true): Promise<void> {
+    // Not before the start has looked for this device's key: a Note opened while it looks must not ask for the passphrase.
+    await this.starting;
     if (!this.member || this.key || (!asked && this.declined)) return;
     const key = await this.openNotebook();
     this.declined = !key;
