@@ -26,3 +26,12 @@ export function canAccess(held: Level | null, required: Level): boolean {
 export function accessibleLevels(held: Level | null): Level[] {
   return LEVELS.filter((level) => canAccess(held, level));
 }
+
+/** /resume's address for a reader sent there from `level`, which they may not read: the page names it. */
+export const resumeFor = (level: Level): string => `/resume?level=${level}`;
+
+/** The locked level named in /resume's query (`resumeFor`), if it names one a reader may be sent from. */
+export function askedLevel(search: string): Level | null {
+  const level = new URLSearchParams(search).get("level");
+  return isLevel(level) && level !== DEFAULT_LEVEL ? level : null;
+}

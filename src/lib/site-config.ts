@@ -6,9 +6,11 @@
  * |----------------------------|-------------------------------------------------------------|-----------------------------------------------|
  * | PUBLIC_SCHEDULE_URL        | the external scheduling page for the free first call        | https://cal.com/the-system/first-call         |
  * | PUBLIC_ARCHITECT_CART_URL  | the external scheduling cart for the Architect tier         | https://cal.com/the-system/architect          |
+ * | PUBLIC_CONTACT_EMAIL       | where members write for help (/resume's 'Contact support')  | support@the-system.example                    |
  *
- * Both open in a new tab (rel=noopener). A value must be an absolute http(s) address; anything
- * else fails the build with the variable named, so a typo never ships a dead button.
+ * The two addresses open in a new tab (rel=noopener). A value must be an absolute http(s) address
+ * (and the contact an email address); anything else fails the build with the variable named, so a
+ * typo never ships a dead button.
  */
 
 export const SITE_NAME = "The System";
@@ -18,6 +20,7 @@ export const DEFAULT_DESCRIPTION =
 
 const DEFAULT_SCHEDULE_URL = "https://cal.com/the-system/first-call";
 const DEFAULT_ARCHITECT_CART_URL = "https://cal.com/the-system/architect";
+const DEFAULT_CONTACT_EMAIL = "support@the-system.example";
 
 function externalUrl(name: string, value: string | undefined, fallback: string): string {
   const chosen = value?.trim() || fallback;
@@ -31,6 +34,14 @@ function externalUrl(name: string, value: string | undefined, fallback: string):
     throw new Error(`${name} must start with https:// (it is "${chosen}").`);
   }
   return parsed.href;
+}
+
+function emailAddress(name: string, value: string | undefined, fallback: string): string {
+  const chosen = value?.trim() || fallback;
+  if (!/^[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[a-z]{2,}$/i.test(chosen)) {
+    throw new Error(`${name} must be an email address such as ${fallback}, not "${chosen}".`);
+  }
+  return chosen;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,3 +58,6 @@ export const ARCHITECT_CART_URL = externalUrl(
   env.PUBLIC_ARCHITECT_CART_URL,
   DEFAULT_ARCHITECT_CART_URL,
 );
+
+/** Where members write for help: /resume's 'Contact support' names it. */
+export const CONTACT_EMAIL = emailAddress("PUBLIC_CONTACT_EMAIL", env.PUBLIC_CONTACT_EMAIL, DEFAULT_CONTACT_EMAIL);

@@ -4,7 +4,7 @@
  * Operator. Choosing a locked level sends the reader to /resume.
  */
 import { atom } from "nanostores";
-import { canAccess, DEFAULT_LEVEL, isLevel, type Level } from "../lib/levels.ts";
+import { canAccess, DEFAULT_LEVEL, isLevel, resumeFor, type Level } from "../lib/levels.ts";
 import { SELECTED_LEVEL_KEY } from "../lib/storage-keys.ts";
 import { $auth } from "./auth.ts";
 
@@ -38,7 +38,7 @@ export function restoreSelectedLevel(): void {
 /** Chooses a level; a level the reader may not access goes to /resume instead. Answers whether it was chosen. */
 export function selectLevel(level: Level): boolean {
   if (!canAccess(held(), level)) {
-    window.location.assign("/resume");
+    window.location.assign(resumeFor(level));
     return false;
   }
   store(level);

@@ -100,7 +100,7 @@ describe.each(databaseTargets())("the CDN's lifetime cap on $name", (target) => 
     now += 61 * 1000;
     const page = await cached(`/${open!.slug}`);
     expect(page.status).toBe(302);
-    expect(page.headers.get("location")).toBe("/resume");
+    expect(page.headers.get("location")).toBe("/resume?level=Mastermind");
     expect((await cached(`/api/chapters/${open!.slug}`)).status).toBe(401);
   });
 });

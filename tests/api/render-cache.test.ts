@@ -153,7 +153,7 @@ describe.each(databaseTargets())(
             (await loginAs(api, database.db, "Operator")).cookie,
           )
         ).location,
-      ).toBe("/resume");
+      ).toBe("/resume?level=Architect");
     });
 
     it("shows a save, a restored revision, a move, a deletion, a restore and a write straight to the database on the next request", async () => {
@@ -198,7 +198,7 @@ describe.each(databaseTargets())(
       expect((await page(chapter.slug, cookie)).text).toContain("Version one.");
 
       await save({ content: "Version three.", level: "Mastermind" });
-      expect((await page(chapter.slug, cookie)).location).toBe("/resume");
+      expect((await page(chapter.slug, cookie)).location).toBe("/resume?level=Mastermind");
       expect((await page(chapter.slug, mastermind)).text).toContain(
         "Version three.",
       );

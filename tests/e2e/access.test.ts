@@ -69,9 +69,9 @@ test("corrupt stored auth data is removed and the server's answer wins", async (
 test("anonymous readers who open a locked chapter go to /resume, by link and on reload", async ({ page }) => {
   const [architect] = await chaptersOf(page, "Architect");
   await page.goto(`/${architect!.slug}`);
-  await expect(page).toHaveURL(/\/resume$/);
+  await expect(page).toHaveURL(/\/resume\?level=Architect$/);
   await page.reload();
-  await expect(page).toHaveURL(/\/resume$/);
+  await expect(page).toHaveURL(/\/resume\?level=Architect$/);
 });
 
 test("each level reads what it may; a lower level bounces to /resume", async ({ page }) => {
@@ -86,7 +86,7 @@ test("each level reads what it may; a lower level bounces to /resume", async ({ 
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: architect!.title })).toBeVisible();
   await page.goto(`/${mastermind!.slug}`);
-  await expect(page).toHaveURL(/\/resume$/);
+  await expect(page).toHaveURL(/\/resume\?level=Mastermind$/);
 
   await loginAs(page, "Mastermind");
   await page.goto(`/${mastermind!.slug}`);
@@ -122,7 +122,7 @@ test("the level switch locks what the reader may not open, and opens what it may
   await expect(level.getByRole("button", { name: "Architect" })).not.toHaveAttribute("aria-disabled");
   await expect(level.getByRole("button", { name: "Architect" })).toBeInViewport({ ratio: 1 });
   await level.getByRole("button", { name: "Architect" }).click({ force: true });
-  await expect(page).toHaveURL(/\/resume$/);
+  await expect(page).toHaveURL(/\/resume\?level=Architect$/);
 
   await loginAs(page, "Architect");
   const [architect] = await chaptersOf(page, "Architect");
@@ -149,7 +149,9 @@ test("/profile: redirects without a session; shows the level, tiers and account 
   await expect(page.getByText("Architect Level")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Daily Streak" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "My Sessions" })).toBeVisible();
-  await expect(page.getByText(/^Average session: \d+ minutes?$/)).toBeVisible();
+  // Figures in words where there is nothing yet (issue 34: 2; this code may have read in an earlier test).
+  await expect(page.getByTestId("session-count")).toHaveText(/^(None yet|[1-9]\d*)$/);
+  await expect(page.getByText(/^(Your first reading session shows here\.|Average session: (under a minute|[1-9]\d* minutes?))$/)).toBeVisible();
   await expect(page.getByText("Current Tier")).toHaveCount(1);
   await expect(page.getByRole("link", { name: "Apply for Architect" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Fully Enrolled" })).toBeDisabled();
@@ -193,8 +195,8 @@ test("a Mastermind profile shows its own tier and no Fully Enrolled button; an O
 test("reading a chapter while signed in shows on the profile: one session, a one-day streak", async ({ page }) => {
   await loginAs(page, "Operator");
   await page.goto("/profile");
-  await expect(page.getByTestId("session-count")).toHaveText(/^\d+$/);
-  const before = Number(await page.getByTestId("session-count").textContent());
+  await expect(page.getByTestId("session-count")).toHaveText(/^(\d+|None yet)$/);
+  const before = Number(await page.getByTestId("session-count").textContent()) || 0;
   const [chapter] = await chaptersOf(page, "Operator");
   const beat = page.waitForRequest((request) => request.url().endsWith("/api/reading/heartbeat"));
   await page.goto(`/${chapter!.slug}`);
@@ -202,6 +204,8 @@ test("reading a chapter while signed in shows on the profile: one session, a one
   await page.goto("/profile");
   await expect(page.getByTestId("session-count")).toHaveText(String(Math.max(before, 1)));
   await expect(page.getByTestId("streak-days")).toHaveText("1 day");
+  await expect(page.getByText("Your first day. Read tomorrow to make it two.")).toBeVisible();
+  await expect(page.getByText(/^Average session: (under a minute|1 minute)$/)).toBeVisible();
 });
 
 test("a transform call to action in a locked chapter leads to the first Operator chapter", async ({ page }) => {

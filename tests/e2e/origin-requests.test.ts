@@ -124,7 +124,7 @@ test("an access code ended by the operator shows signed out on the member's next
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain("sb_signed_in");
     const architect = ((await (await request.get("/api/chapters")).json()) as Array<{ slug: string; level: string }>).find((c) => c.level === "Architect")!;
     await page.goto(`/${architect.slug}`);
-    await expect(page).toHaveURL(/\/resume$/);
+    await expect(page).toHaveURL(/\/resume\?level=Architect$/);
   } finally {
     await admin.dispose();
   }

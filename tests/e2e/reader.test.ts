@@ -207,7 +207,7 @@ for (const phase of PHASES) {
       const architect = page.getByRole("dialog").getByRole("button", { name: "Architect" });
       await expect(architect).toBeInViewport({ ratio: 1 });
       await architect.click({ force: true });
-      await expect(page).toHaveURL(/\/resume$/);
+      await expect(page).toHaveURL(/\/resume\?level=Architect$/);
     });
 
     test("the header shows 'Enter The System' and 'Apply' to visitors and 'My Profile' to clients", async ({ page }) => {

@@ -37,7 +37,7 @@ for (const size of [
 
     // The next locked page sends this reader to /resume, which says why.
     await page.goto(`/${architect.slug}`);
-    await expect(page).toHaveURL(/\/resume$/);
+    await expect(page).toHaveURL(/\/resume\?level=Architect$/);
     await expect(page.getByRole("status").filter({ hasText: NOTICE })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
@@ -52,7 +52,7 @@ for (const size of [
     await page.getByRole("button", { name: "Exit System" }).click();
     await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
     await page.goto(`/${architect.slug}`);
-    await expect(page).toHaveURL(/\/resume$/);
+    await expect(page).toHaveURL(/\/resume\?level=Architect$/);
     await hydrated(page);
     await expect(page.getByText(NOTICE)).toHaveCount(0);
   });

@@ -253,7 +253,7 @@ describe("/{slug}: chapter pages rendered into the chapter shell", () => {
     for (const headers of [undefined, { cookie: (await loginAs(api, database.db, "Operator")).cookie }]) {
       const response = await api(`/${architect.slug}`, { headers });
       expect(response.status).toBe(302);
-      expect(response.headers.get("location")).toBe("/resume");
+      expect(response.headers.get("location")).toBe("/resume?level=Architect");
       expect(await response.text()).toBe("");
     }
   });

@@ -200,7 +200,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
       it("signs a client in and serves a locked chapter only with that session, from several instances", async () => {
         const chapters = await listChapters(database.db);
         const locked = chapters.find((c) => c.level === "Architect")!;
-        expect((await site.fetch(`/${locked.slug}`)).headers.get("location")).toBe("/resume");
+        expect((await site.fetch(`/${locked.slug}`)).headers.get("location")).toBe("/resume?level=Architect");
         const { cookie } = await loginAs(site.fetch, database.db, "Architect");
         expect(cookie).toMatch(/^__Host-sb_reader=/);
         for (let i = 0; i < 3; i++) {
@@ -306,7 +306,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         // The first request after the save is already refused: the exposure window ends with the save.
         expect(performance.now() - savedAt).toBeLessThan(1000);
         expect(anonymous.status).toBe(302);
-        expect(anonymous.headers.get("location")).toBe("/resume");
+        expect(anonymous.headers.get("location")).toBe("/resume?level=Mastermind");
         expect((await site.fetch(`/api/chapters/${open.slug}`)).status).toBe(401);
         // The list changed while that build runs: marked pending, for a build after it.
         expect(site.buildHookCalls).toBe(hooksBefore + 1);
@@ -392,7 +392,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
           expect(now.state).not.toBe("failed");
           const anonymous = await site.fetch(`/${open.slug}`);
           expect(anonymous.status).toBe(302);
-          expect(anonymous.headers.get("location")).toBe("/resume");
+          expect(anonymous.headers.get("location")).toBe("/resume?level=Mastermind");
         } finally {
           site.failPurges(null);
         }

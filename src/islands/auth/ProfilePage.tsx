@@ -10,24 +10,20 @@ import { apiRequest } from "../../lib/api-client.ts";
 import { $auth, logout, restoreAuth } from "../../stores/auth.ts";
 import ContinueReading from "./ContinueReading.tsx";
 import MyNotebook from "./MyNotebook.tsx";
+import { averageLine, sessionsFigure, streakFigure, streakNote, type ReadingStats } from "../../lib/reading-figures.ts";
 
-export interface ReadingStats {
-  streakDays: number;
-  /** Whether the reader read on each of the last seven days, oldest first (today last). */
-  week: boolean[];
-  sessions: number;
-  averageMinutes: number;
-}
+
+const UNAVAILABLE = "Not available just now";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm";
-/** The site's two buttons (global.css): the call to action and the quiet one. */
-const primary = "cta-button";
+/** The quiet button (global.css): the page's one call to action is reading (ContinueReading). */
 const secondary = "button-quiet";
 
 export default function ProfilePage() {
   // Hydration renders what the server rendered ('Loading...'); the stored state follows at once.
   const auth = useStore($auth, { ssr: "initial" });
-  const [stats, setStats] = useState<ReadingStats | null>(null);
+  // null: still asking; "unavailable": the figures could not be had (said so, never shown as zeros).
+  const [stats, setStats] = useState<ReadingStats | "unavailable" | null>(null);
   const [leaving, setLeaving] = useState(false);
 
   useEffect(() => {
@@ -40,9 +36,11 @@ export default function ProfilePage() {
     if (auth.isAuthenticated) {
       apiRequest<ReadingStats>("GET", "/api/profile/stats")
         .then(setStats)
-        .catch(() => setStats({ streakDays: 0, week: Array(7).fill(false), sessions: 0, averageMinutes: 0 }));
+        .catch(() => setStats("unavailable"));
     }
   }, [auth.isAuthenticated]);
+
+  const figures = stats === "unavailable" ? null : stats;
 
   if (auth.isLoading || !auth.isAuthenticated) {
     return <p className="page-column py-16 text-[var(--color-muted)]">Loading...</p>;
@@ -73,7 +71,7 @@ export default function ProfilePage() {
         </span>
       </div>
 
-      <ContinueReading className={`${card} mt-8`} />
+      <ContinueReading level={level} className={`${card} mt-8`} />
 
       <MyNotebook className={`${card} mt-6`} />
 
@@ -83,10 +81,11 @@ export default function ProfilePage() {
             Daily Streak
           </h2>
           <p className="mt-3 font-serif text-4xl" data-testid="streak-days">
-            {stats ? `${stats.streakDays} ${stats.streakDays === 1 ? "day" : "days"}` : "…"}
+            {figures ? streakFigure(figures.streakDays) : stats === "unavailable" ? UNAVAILABLE : "…"}
           </p>
+          {figures && <p className="mt-1 text-sm text-[var(--color-muted)]">{streakNote(figures.streakDays)}</p>}
           <ol className="mt-4 flex gap-2" aria-label="Reading in the last seven days">
-            {(stats?.week ?? Array<boolean>(7).fill(false)).map((read, i) => (
+            {(figures?.week ?? Array<boolean>(7).fill(false)).map((read, i) => (
               <li
                 key={i}
                 className={`h-3 w-3 rounded-full ${read ? "bg-[var(--color-accent)]" : "border border-[var(--color-line)]"}`}
@@ -101,11 +100,9 @@ export default function ProfilePage() {
             My Sessions
           </h2>
           <p className="mt-3 font-serif text-4xl" data-testid="session-count">
-            {stats ? stats.sessions : "…"}
+            {figures ? sessionsFigure(figures.sessions) : stats === "unavailable" ? UNAVAILABLE : "…"}
           </p>
-          <p className="mt-4 text-sm text-[var(--color-muted)]">
-            Average session: {stats ? stats.averageMinutes : "…"} {stats?.averageMinutes === 1 ? "minute" : "minutes"}
-          </p>
+          {figures && <p className="mt-4 text-sm text-[var(--color-muted)]">{averageLine(figures)}</p>}
         </section>
       </div>
 
@@ -119,7 +116,7 @@ export default function ProfilePage() {
             </div>
             <p className="mt-2 text-sm text-[var(--color-muted)]">Levels 1 and 2 of the system. 4 deep 1:1 sessions per month.</p>
             {!isArchitect && (
-              <a href="/apply" className={`${primary} mt-4`}>
+              <a href="/apply" className={`${secondary} mt-4`}>
                 Apply for Architect
               </a>
             )}
@@ -152,7 +149,7 @@ export default function ProfilePage() {
           <a href="/" className={secondary}>
             Back to Content
           </a>
-          <button type="button" className={primary} onClick={onExit} disabled={leaving}>
+          <button type="button" className={secondary} onClick={onExit} disabled={leaving}>
             {leaving ? "Logging out..." : "Exit System"}
           </button>
         </div>

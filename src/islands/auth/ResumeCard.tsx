@@ -1,8 +1,9 @@
 /**
  * /resume (SPEC.md section 2): the 'Enter The System' login card, or 'System Access Granted'
  * with the level and 'Exit System'. A back button goes to the first chapter of the remembered
- * level. This is also where readers without access to a level are sent. A signed-in member is
- * offered Continue to where they last read, on any device (issue 23).
+ * level. This is also where readers without access to a level are sent (`?level=`: the card then
+ * says which level was asked for and how it opens, issue 34: 3). A signed-in member's main action
+ * is reading: Continue to where they last read, on any device (issues 23, 34: 1).
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState, type SubmitEvent } from "react";
@@ -13,6 +14,8 @@ import ContinueReading from "./ContinueReading.tsx";
 import NotebookDownload from "./NotebookDownload.tsx";
 import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
+import { askedLevel, type Level } from "../../lib/levels.ts";
+import { CONTACT_EMAIL } from "../../lib/site-config.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
 const input =
@@ -65,6 +68,9 @@ export default function ResumeCard() {
   }
 
   const back = chapters[0] ? `/${chapters[0].slug}` : "/";
+  // The locked level the reader was sent here from (the level switch, a locked chapter's address).
+  const [asked, setAsked] = useState<Level | null>(null);
+  useEffect(() => setAsked(askedLevel(location.search)), []);
 
   return (
     <div className="mx-auto w-full max-w-md px-5 py-16">
@@ -86,13 +92,23 @@ export default function ResumeCard() {
           <h1 id="access-title" className="font-serif text-2xl">System Access Granted</h1>
           <p className="mt-4 font-medium">Level: {auth.accessLevel}</p>
           <p className="mt-1 text-[var(--color-muted)]">You have access to {auth.accessLevel} level content</p>
-          <button type="button" className={`${primary} mt-6`} onClick={onExit} disabled={leaving}>
+          {/* Reading is the main action; leaving is a quiet one (issue 34: 1). */}
+          <ContinueReading level={auth.accessLevel!} className="mt-6" />
+          <button type="button" className="button-quiet mt-4 w-full" onClick={onExit} disabled={leaving}>
             Exit System
           </button>
         </section>
       ) : (
         <section className={card} aria-labelledby="enter-title">
           <h1 id="enter-title" className="font-serif text-2xl">Enter The System</h1>
+          {asked && (
+            <p className="mt-3 text-[var(--color-muted)]" data-testid="asked-level">
+              {asked} chapters are open to members. They open with the access code and password you received on enrolment.{" "}
+              <a href="/apply" className="text-[var(--color-ink)] underline underline-offset-4">
+                How to join {asked}
+              </a>
+            </p>
+          )}
           <form className="mt-6 space-y-4" onSubmit={onSubmit} noValidate>
             <label className="block text-sm font-medium">
               Access Code
@@ -125,10 +141,15 @@ export default function ResumeCard() {
           <p className="mt-6 text-sm text-[var(--color-muted)]">
             Access codes are provided upon enrollment. Contact support if you need assistance.
           </p>
+          <p className="mt-2 text-sm text-[var(--color-muted)]">
+            Support:{" "}
+            <a href={`mailto:${CONTACT_EMAIL}`} className="text-[var(--color-ink)] underline underline-offset-4">
+              {CONTACT_EMAIL}
+            </a>
+          </p>
         </section>
       )}
       {!auth.isLoading && !auth.isAuthenticated && <NotebookDownload />}
-      {!auth.isLoading && auth.isAuthenticated && <ContinueReading className={`${card} mt-6`} />}
       {!auth.isLoading && (
         <LevelTeasers chapters={allChapters} held={auth.isAuthenticated ? auth.accessLevel : null} className={`${card} mt-6`} />
       )}

@@ -16,7 +16,7 @@ import { chapterDescription, neighbours, renderChapterBody, renderChapterPager, 
 import { SHELL_CHAPTER, SHELL_DESCRIPTION, SHELL_PATH, SHELL_TRANSFORM_HREF, shellPlaceholders } from "../../lib/chapter-shell.ts";
 import { ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import { canAccess, levelOf, type Level } from "../../lib/levels.ts";
+import { canAccess, levelOf, resumeFor, type Level } from "../../lib/levels.ts";
 import { SLUG_PATTERN } from "../../lib/slug.ts";
 import { requireReadable } from "../access/reader.ts";
 import { verifiedSid } from "../auth/session.ts";
@@ -136,7 +136,7 @@ export async function chapterPage(request: Request, slug: string, again = true):
       tier = readerLevel !== null && canAccess(levelOf(readerLevel), level) ? levelOf(readerLevel) : await requireReadable(request, level);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-        return new Response(null, { status: 302, headers: { location: "/resume", ...NOT_CACHED } });
+        return new Response(null, { status: 302, headers: { location: resumeFor(level), ...NOT_CACHED } });
       }
       throw error;
     }
