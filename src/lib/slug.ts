@@ -1,13 +1,21 @@
 /** Lowercase letters, digits and single hyphens, no hyphen at either end. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** Latin letters that Unicode does not decompose into a base letter and marks. */
+const LETTERS: Record<string, string> = { ł: "l", ß: "ss", æ: "ae", œ: "oe", ø: "o", đ: "d", ð: "d", þ: "th", ı: "i", ħ: "h", ŧ: "t" };
+
 /**
  * The slug the create form proposes for a title (SPEC.md section 5): lowercased, each run of
- * non-alphanumeric characters replaced by a hyphen, leading and trailing hyphens trimmed.
+ * non-alphanumeric characters replaced by a hyphen, leading and trailing hyphens trimmed. Accented
+ * letters are first written without their accents (issue 34: 11): 'Kraków' gives krakow, 'Straße'
+ * strasse, 'Cœur' coeur, where they would otherwise cut the word apart.
  */
 export function slugify(title: string): string {
   return title
     .toLowerCase()
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[^\x00-\x7f]/g, (letter) => LETTERS[letter] ?? letter)
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }

@@ -40,6 +40,10 @@ for (const theme of ["dark", "light"] as const) {
       await dialog.getByRole("button", { name: "Create Chapter" }).click();
       await expect(dialog.getByText("Slug is required")).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+      // A title's accented letters are written without accents in the slug, and the hint shows the real address (issue 34: 11).
+      await dialog.getByLabel("Title").fill("Zażółć gęślą jaźń w Krakowie");
+      await expect(dialog.getByLabel("Slug")).toHaveValue("zazolc-gesla-jazn-w-krakowie");
+      await expect(dialog.getByText("Made from the title until you edit it. The chapter's address: /zazolc-gesla-jazn-w-krakowie")).toBeVisible();
       await page.keyboard.press("Escape");
 
       await chapterCard(page, chapter.title).getByRole("button", { name: "Edit subsection Axe Part" }).click();

@@ -89,12 +89,18 @@ for (const size of [
 
       await card.getByRole("button", { name: `Edit ${chapter.title}` }).click();
       const edit = page.getByRole("dialog", { name: "Edit Chapter" });
+      await expect(edit.getByText(`The chapter's address: /${chapter.slug}`, { exact: true })).toBeVisible();
       const typed = "Opening words.\n\n## A Heading Inside\n\n> A quoted line.\n\n[Take the scan](cta:assessment)";
       await edit.getByLabel("Content").fill(typed);
       const toggle = edit.getByRole("button", { name: "Preview" });
       await expect(toggle).toHaveAttribute("aria-pressed", "false");
       await toggle.click();
-      await expect(toggle).toHaveAttribute("aria-pressed", "true");
+      // The toggle says which state it is in: its words, its pressed state and its look (issue 34: 11).
+      const back = edit.getByRole("button", { name: "Back to editing" });
+      await expect(back).toHaveAttribute("aria-pressed", "true");
+      await expect(toggle).toHaveCount(0);
+      const look = (button: typeof back) => button.evaluate((b) => `${getComputedStyle(b).borderColor} ${getComputedStyle(b).color}`);
+      const pressedLook = await look(back);
       const preview = edit.getByRole("region", { name: "Preview" });
       await expect(preview.getByRole("heading", { level: 1, name: chapter.title })).toBeVisible();
       await expect(preview.getByRole("heading", { level: 2, name: "A Heading Inside" })).toBeVisible();
@@ -125,7 +131,9 @@ for (const size of [
       expect(new URL(page.url()).pathname).toBe("/admin");
       expect(await seriousViolations(page)).toEqual([]);
       // Back to the text, everything typed still there.
-      await toggle.click();
+      await back.click();
+      await expect(toggle).toHaveAttribute("aria-pressed", "false");
+      expect(await look(toggle)).not.toBe(pressedLook);
       await expect(edit.getByLabel("Content")).toHaveValue(typed);
       await expect(preview).toBeHidden();
       await page.keyboard.press("Escape");

@@ -81,7 +81,7 @@ export default function ChapterForm({ chapter: saved, level, onDone }: Props) {
       <Field label="Title" error={errors.title}>
         <input className={input} value={title} onChange={(e) => onTitle(e.target.value)} data-autofocus />
       </Field>
-      <Field label="Slug" hint={chapter ? "The chapter's address: /{slug}" : "Made from the title until you edit it."} error={slugError}>
+      <Field label="Slug" hint={`${chapter ? "" : "Made from the title until you edit it. "}The chapter's address: /${slug.trim()}`} error={slugError}>
         <input
           ref={slugInput}
           className={input}

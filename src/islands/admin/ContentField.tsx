@@ -36,8 +36,14 @@ export default function ContentField({ value, onChange, error, hint, rows, heigh
       hint={hint}
       error={error}
       action={
-        <button type="button" className={secondary} aria-pressed={toggle.previewing} onClick={() => toggle.setPreviewing(!toggle.previewing)}>
-          Preview
+        // Says which state it is in (issue 34: 11): its words, its pressed state and its look.
+        <button
+          type="button"
+          className={`${secondary} aria-pressed:border-[var(--color-accent)] aria-pressed:text-[var(--color-accent)]`}
+          aria-pressed={toggle.previewing}
+          onClick={() => toggle.setPreviewing(!toggle.previewing)}
+        >
+          {toggle.previewing ? "Back to editing" : "Preview"}
         </button>
       }
       below={
