@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answersForTotal } from "../../src/lib/assessment/fixtures.ts";
 import { QUESTION_NUMBERS, type Answers } from "../../src/lib/assessment/model.ts";
+import { scoreScale } from "../../src/lib/assessment/content.ts";
 import { scoreAnswers } from "../../src/lib/assessment/scoring.ts";
 import { SESSION_LIMIT } from "../../src/server/api/assessment.ts";
 import { loadAssessment } from "../../src/server/assessment/content.ts";
@@ -159,6 +160,7 @@ describe.each(databaseTargets())("scan API on $name", (target) => {
         totalScore: 41,
         level: expected.level,
         description: expected.band.description,
+        scale: scoreScale(content),
         resultUrl: expect.stringMatching(/^\/assessment\/result#[A-Za-z0-9_-]{43}$/),
       });
       const row = await storedSession(id);

@@ -41,7 +41,18 @@ describe.each(databaseTargets())("result links and the scan funnel on $name", (t
     it("is answered on completion, opens the same result and nothing about the person, privately", async () => {
       const id = await scan(15, { total: 33 });
       const completed = await api(`/api/assessment/session/${id}/complete`, jsonPost({ name: "Grace Hopper", email: "grace@example.com" }));
-      const result = (await completed.json()) as { totalScore: number; level: string; description: string; resultUrl: string };
+      const result = (await completed.json()) as { totalScore: number; level: string; description: string; scale: unknown; resultUrl: string };
+      // The levels' scale comes with the result (issue 34: 4): ranges and names, no band's text.
+      expect(result.scale).toEqual({
+        min: 15,
+        max: 60,
+        bands: [
+          { min: 15, max: 26, level: "Default Mode" },
+          { min: 27, max: 38, level: "Intermittent Control" },
+          { min: 39, max: 49, level: "Deliberate Operation" },
+          { min: 50, max: 60, level: "Self-Authored" },
+        ],
+      });
       expect(result.resultUrl).toMatch(/^\/assessment\/result#[A-Za-z0-9_-]{43}$/);
       const token = result.resultUrl.split("#")[1]!;
       // Completing again answers the same link.
@@ -53,7 +64,7 @@ describe.each(databaseTargets())("result links and the scan funnel on $name", (t
       expect(opened.headers.get("cache-control")).toBe("private, no-store");
       expect(opened.headers.get("x-robots-tag")).toBe("noindex, nofollow");
       const text = await opened.text();
-      expect(JSON.parse(text)).toEqual({ totalScore: 33, level: result.level, description: result.description });
+      expect(JSON.parse(text)).toEqual({ totalScore: 33, level: result.level, description: result.description, scale: result.scale });
       expect(text).not.toMatch(/Grace|grace@|Hopper/);
       expect(text).not.toContain(id);
 

@@ -20,6 +20,9 @@ interface Props {
 
 type Phase = "loading" | "questions" | "contact" | "result";
 
+/** How long the scan takes most readers, said before question 1. */
+const SCAN_MINUTES = 4;
+
 /** The site's two buttons (global.css): the call to action and the quiet one. */
 const primary = "cta-button";
 const secondary = "button-quiet";
@@ -219,6 +222,12 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
   return (
     <Frame>
       <Title />
+      {index === 0 && (
+        // What the scan asks of the reader, before they begin (issue 34: 4).
+        <p className="mt-4 text-muted" data-testid="scan-intro">
+          {QUESTION_COUNT} questions, about {SCAN_MINUTES} minutes. Your name and email are asked at the end, before your result.
+        </p>
+      )}
       <div className="mt-8">
         <p className="text-sm text-muted" aria-live="polite" data-testid="progress-text">
           {index + 1} of {QUESTION_COUNT}
@@ -259,7 +268,8 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
             ))}
           </div>
         </fieldset>
-        <div className="mt-8 flex items-center justify-between gap-3">
+        {/* Always in reach (issue 34: 5): on a phone the bar stays at the bottom of the viewport, above the home indicator. */}
+        <div className="scan-bar sticky bottom-0 z-10 -mx-4 mt-8 flex items-center justify-between gap-3 border-t border-line bg-page px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:px-0 sm:pt-0 sm:pb-0">
           <button type="button" className={secondary} onClick={previous} disabled={index === 0 || processing}>
             Previous
           </button>

@@ -5,7 +5,7 @@
  */
 import { z } from "../zod.ts";
 import { descriptionProblem } from "./description.ts";
-import { ANSWERS, QUESTION_COUNT, answerSchema, type PublicQuestion } from "./model.ts";
+import { ANSWERS, QUESTION_COUNT, answerSchema, type PublicQuestion, type ScoreScale } from "./model.ts";
 
 const POINTS = [1, 2, 3, 4] as const;
 export const MIN_TOTAL = QUESTION_COUNT * Math.min(...POINTS);
@@ -108,4 +108,9 @@ export function publicQuestions(content: AssessmentContent): PublicQuestion[] {
     text: q.text,
     options: q.options.map((o) => ({ value: o.value, text: o.text })),
   }));
+}
+
+/** The result's scale as a result may show it (issue 34: 4): no band's description. */
+export function scoreScale(content: AssessmentContent): ScoreScale {
+  return { min: MIN_TOTAL, max: MAX_TOTAL, bands: content.bands.map(({ min, max, level }) => ({ min, max, level })) };
 }

@@ -28,10 +28,19 @@ export interface PublicQuestion {
 }
 
 /** What completing a scan answers (SPEC.md section 3, Result). */
+/** Where a total can fall: the lowest and highest totals and the bands between (level names and ranges only). */
+export interface ScoreScale {
+  min: number;
+  max: number;
+  bands: Array<{ min: number; max: number; level: string }>;
+}
+
 export interface ScanResult {
   totalScore: number;
   level: string;
   description: string;
+  /** The levels' scale the score falls on (issue 34: 4), given with a result only: the scan's page carries no level. */
+  scale: ScoreScale;
   /** The private link to this result (site-relative), from the completion's answer only. */
   resultUrl?: string;
 }

@@ -4,7 +4,7 @@
  * the session is completed, and two completions can never both write a result.
  */
 import { asc, eq, sql } from "../db/orm.ts";
-import type { AssessmentContent } from "../../lib/assessment/content.ts";
+import { scoreScale, type AssessmentContent } from "../../lib/assessment/content.ts";
 import { unansweredQuestions, type Answer, type Answers, type ScanResult } from "../../lib/assessment/model.ts";
 import { bandFor, scoreAnswers, type ScoreBreakdown } from "../../lib/assessment/scoring.ts";
 import type { Database } from "../db/types.ts";
@@ -102,7 +102,7 @@ export async function completeScanSession(
     const queuedDeliveries = await queueLeadDeliveries(tx, sessionId, payload, now);
     return {
       kind: "completed",
-      result: { totalScore: breakdown.totalScore, level: band.level, description: band.description, resultUrl: resultPath(token) },
+      result: { totalScore: breakdown.totalScore, level: band.level, description: band.description, scale: scoreScale(content), resultUrl: resultPath(token) },
       firstTime: true,
       queuedDeliveries,
     };
@@ -113,7 +113,7 @@ export async function completeScanSession(
 function storedResult(content: AssessmentContent, score: number, breakdown: unknown): ScanResult {
   const level = (breakdown as Partial<ScoreBreakdown> | null)?.level;
   const band = content.bands.find((b) => b.level === level) ?? bandFor(content, score);
-  return { totalScore: score, level: level ?? band.level, description: band.description };
+  return { totalScore: score, level: level ?? band.level, description: band.description, scale: scoreScale(content) };
 }
 
 /** The result a private link shows (score, level, description; nothing about the person), or null. */
