@@ -116,13 +116,13 @@ describe.each(databaseTargets())("the Readers tab on $name", (target) => {
     expect(lines[0]).toBe(
       "access code,level,active,last visit,chapters opened,chapters finished,finished in its level,chapters in its level,minutes read,where: chapter,where: level,where: chapter number,where: subsection number,where: subsection",
     );
-    expect(lines).toContain(`${logins.a},Architect,true,2026-11-21T10:00:30.000Z,2,1,0,1,2,'=Architect one,Architect,1,1,Part a1`);
+    expect(lines).toContain(`${logins.a},Architect,true,2026-11-21T10:00:30.000Z,2,1,0,1,2,'=Architect one,Architect,00,1,Part a1`);
     expect(lines).toContain(`${logins.d},Architect,true,,0,0,0,1,0,,,,,`);
     expect(lines.some((line) => line.startsWith(logins.c))).toBe(false);
 
     const chaptersCsv = await (await api("/api/admin/readers.csv?of=chapters&level=Operator", asAdmin(cookie))).text();
     expect(chaptersCsv).toBe(
-      "chapter,level,number in level,members opened,members finished,median minutes read\r\nFirst open,Operator,1,2,1,1\r\nSecond open,Operator,2,1,1,1\r\n",
+      "chapter,level,number,members opened,members finished,median minutes read\r\nFirst open,Operator,00,2,1,1\r\nSecond open,Operator,01,1,1,1\r\n",
     );
     expect((await api("/api/admin/readers.csv?of=everything", asAdmin(cookie))).status).toBe(400);
     expect((await api("/api/admin/readers.csv?level=Reader", asAdmin(cookie))).status).toBe(400);

@@ -121,6 +121,12 @@ test.describe("chapters", () => {
     const card = chapterCard(page, title);
     await expect(card).toContainText("Mastermind");
     await expect(card).toContainText("Order: 950");
+    // The number readers see on the rail (00 first) among the level's published chapters, beside the stored order (issue 34: 10).
+    const cards = page.getByRole("list", { name: "Mastermind chapters" }).locator(":scope > *");
+    const texts = await cards.allInnerTexts();
+    const seen = texts.filter((text) => !/\bDraft\b(?! waiting)/.test(text));
+    const number = String(seen.findIndex((text) => text.includes(`${slug}-x`))).padStart(2, "0");
+    await expect(card).toContainText(`Chapter ${number} · Order: 950`);
     await expect(card).toContainText(`${slug}-x`);
     await card.getByRole("button", { name: `Expand ${title}` }).click();
     // A non-numeric reading time became 0.

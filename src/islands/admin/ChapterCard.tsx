@@ -3,6 +3,7 @@
  * time, a 100-character content preview and the subsections (fetched fresh on each expansion).
  * Actions: expand/collapse, add subsection, edit, delete.
  */
+import { chapterNumber } from "../../lib/chapter-number.ts";
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { levelOf } from "../../lib/levels.ts";
@@ -31,6 +32,8 @@ const levelBadge: Record<string, string> = {
 
 interface Props {
   chapter: AdminChapter;
+  /** Its 1-based place among the chapters readers see in its level, or null (a draft). */
+  position: number | null;
   hintId: string;
   onKeyDown: (event: KeyboardEvent) => void;
   onAddSubsection: (chapter: AdminChapter) => void;
@@ -41,7 +44,7 @@ interface Props {
 }
 
 export default function ChapterCard(props: Props) {
-  const { chapter, hintId, onKeyDown, onAddSubsection, onEdit, onDelete, onEditSubsection, onDeleteSubsection } = props;
+  const { chapter, position, hintId, onKeyDown, onAddSubsection, onEdit, onDelete, onEditSubsection, onDeleteSubsection } = props;
   const [expanded, setExpanded] = useState(false);
   const all = useStore($subsections);
   const subsections = all[chapter.id];
@@ -81,6 +84,8 @@ export default function ChapterCard(props: Props) {
             <PublishingBadge item={chapter} />
           </div>
           <p className={`${muted} mt-1`}>
+            {/* The number readers see on the rail, then the stored order (SPEC: the card shows the order). */}
+            {position !== null && <span className="font-mono">Chapter {chapterNumber(position)} · </span>}
             Order: {chapter.order} · Slug: <code className="font-mono">{chapter.slug}</code>
           </p>
         </div>

@@ -3,6 +3,7 @@
  * the chosen level's chapters in order, reorderable by drag or keyboard; the four dialogs; the
  * delete confirmations; and the Recently Deleted Items card.
  */
+import { readersPosition } from "../../lib/chapter-number.ts";
 import { useStore } from "@nanostores/react";
 import { useId, useState, type KeyboardEvent } from "react";
 import { LEVELS, type Level } from "../../lib/levels.ts";
@@ -112,6 +113,7 @@ export default function ChaptersTab() {
                 <ChapterCard
                   key={chapter.id}
                   chapter={chapter}
+                  position={readersPosition(list, chapter)}
                   hintId={hintId}
                   onKeyDown={(event: KeyboardEvent) => {
                     const to = keyboardTarget(event, index, list.length);

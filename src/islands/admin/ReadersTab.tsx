@@ -5,6 +5,7 @@
  * download as CSV. Each code's reading can be erased. The words are defined once
  * (src/lib/reading-terms.ts) and shown under the tables, with how long the reading is kept.
  */
+import { chapterNumber } from "../../lib/chapter-number.ts";
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState } from "react";
 import { LEVELS } from "../../lib/levels.ts";
@@ -25,11 +26,11 @@ export function formatDuration(seconds: number | null): string {
 }
 
 
-/** Where a code stands: "Architect 3 of 7: Title, 02 Part". */
+/** Where a code stands, by the numbers readers see: "Architect 02: Title, 02 Part". */
 export function placeText(place: CodeReading["place"]): string {
   if (!place) return "—";
   const part = place.sectionNumber ? `, ${railNumber(place.sectionNumber)} ${place.sectionTitle}` : "";
-  return `${place.level} ${place.position} of ${place.of}: ${place.title}${part}`;
+  return `${place.level} ${chapterNumber(place.position)}: ${place.title}${part}`;
 }
 
 interface Column<T> {
@@ -77,7 +78,7 @@ const CHAPTER_COLUMNS: Column<ChapterReading>[] = [
     value: (c) => levelRank(c.level) * 10_000 + c.position,
     show: (c) => (
       <>
-        <span className="font-mono text-xs text-[var(--color-muted)]">{railNumber(c.position)}</span> {c.title}
+        <span className="font-mono text-xs text-[var(--color-muted)]">{chapterNumber(c.position)}</span> {c.title}
       </>
     ),
   },

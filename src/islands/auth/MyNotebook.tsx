@@ -4,6 +4,7 @@
  * a search over them (here, after decryption); the notebook as Markdown or JSON; and erasing it.
  * A note whose passage is no longer open to the member shows as such, under its last known title.
  */
+import { chapterNumber } from "../../lib/chapter-number.ts";
 import { useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../lib/api-client.ts";
 import { deviceKey, notebookApi, openAll, type NotebookInfo } from "../../lib/notebook/client.ts";
@@ -110,7 +111,7 @@ export default function MyNotebook({ className }: { className: string }) {
               {shown.map(({ subsectionId, note, place, updatedAt }) => (
                 <li key={subsectionId} className="rounded-md border border-[var(--color-line)] p-4">
                   <p className="text-xs tracking-wide text-[var(--color-muted)] uppercase">
-                    {place ? `${place.level} · ${two(place.chapterNumber)} ${place.chapterTitle}` : `${note.level} · ${note.chapterTitle}`}
+                    {place ? `${place.level} · ${chapterNumber(place.chapterNumber)} ${place.chapterTitle}` : `${note.level} · ${note.chapterTitle}`}
                   </p>
                   <h3 className="mt-1 font-medium">
                     {place ? (

@@ -3,6 +3,7 @@
  * subsection's number and title) or JSON, made in the member's browser from the decrypted notes.
  * Notes whose passage is no longer open to the member come last, under their last known title.
  */
+import { chapterNumber } from "../chapter-number.ts";
 import type { NotePlain } from "./crypto.ts";
 
 /** Where a note's passage is now, as the server places it (null: no longer open to the member). */
@@ -37,7 +38,7 @@ export function notebookMarkdown(notes: readonly OpenedNote[], at: Date): string
   const placed = notes.filter((n) => n.place);
   const unplaced = notes.filter((n) => !n.place);
   for (const { place, note, updatedAt } of placed) {
-    const heading = `${place!.level} · ${two(place!.chapterNumber)} ${place!.chapterTitle}`;
+    const heading = `${place!.level} · ${chapterNumber(place!.chapterNumber)} ${place!.chapterTitle}`;
     if (heading !== chapter) {
       lines.push(`## ${heading}`, "");
       chapter = heading;

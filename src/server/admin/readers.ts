@@ -6,6 +6,7 @@
  *
  * Only live chapters count: a deleted chapter's reading leaves the figures with it.
  */
+import { chapterNumber } from "../../lib/chapter-number.ts";
 import { asc, sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
 import { accessCodes, chapters, readingDays, readingPlaces, readingSessions, subsections } from "../db/schema.ts";
@@ -155,7 +156,7 @@ export function codesCsv(codes: readonly CodeReading[]): string {
       minutes(c.seconds),
       c.place?.title,
       c.place?.level,
-      c.place?.position,
+      c.place && chapterNumber(c.place.position),
       c.place?.sectionNumber,
       c.place?.sectionTitle,
     ]),
@@ -165,8 +166,8 @@ export function codesCsv(codes: readonly CodeReading[]): string {
 /** The chapters' table as CSV, median times in whole minutes. */
 export function chaptersCsv(chapters: readonly ChapterReading[]): string {
   return csv([
-    ["chapter", "level", "number in level", "members opened", "members finished", "median minutes read"],
-    ...chapters.map((c) => [c.title, c.level, c.position, c.opened, c.finished, minutes(c.medianSeconds)]),
+    ["chapter", "level", "number", "members opened", "members finished", "median minutes read"],
+    ...chapters.map((c) => [c.title, c.level, chapterNumber(c.position), c.opened, c.finished, minutes(c.medianSeconds)]),
   ]);
 }
 
