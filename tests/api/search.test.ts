@@ -72,6 +72,7 @@ describe.each(databaseTargets())("search on $name", (target) => {
         level: "Architect",
         chapter: "The Quartz Desk",
         title: "Compass",
+        // The whole text (all but its final stop): no ellipsis (issue 34: 9).
         snippet: [{ text: "The " }, { text: "zephyrquartz", mark: true }, { text: " compass points at the habits you keep without noticing them at all" }],
       },
     ]);
@@ -111,9 +112,14 @@ describe.each(databaseTargets())("search on $name", (target) => {
     expect(JSON.stringify(found)).not.toContain("deleted");
     const long = book.find((c) => c.level === "Mastermind")!;
     const word = long.content.match(/[A-Za-z]{6,}/)![0];
-    for (const result of await results(word, cookies.Mastermind)) {
+    const cut = await results(word, cookies.Mastermind);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const result of cut) {
       expect(result.snippet.map((p) => p.text).join("").split(" ").length).toBeLessThanOrEqual(40);
     }
+    // A snippet cut out of a longer text says so with an ellipsis, at the end it was cut (issue 34: 9).
+    const texts = cut.map((result) => result.snippet.map((p) => p.text).join(""));
+    expect(texts.some((text) => text.startsWith("…") || text.endsWith("…"))).toBe(true);
   });
 
   it("never answers a draft's words, to any reader: a draft chapter and its parts, a draft subsection, a pending edit (issue 21: 1)", async () => {

@@ -6,6 +6,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { loginAs } from "./fixtures.ts";
+import { seriousViolations } from "./axe.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
 
 async function openDrawer(page: Page): Promise<void> {
@@ -118,3 +119,36 @@ test("the drawer puts the passage that answers best first across both sources, a
   await expect(page.getByText("Nothing found for “asdfghjkl”.")).toBeVisible();
   await expect(results(page)).toHaveCount(0);
 });
+
+for (const [theme, mark] of [
+  ["light", "rgb(241, 223, 184)"],
+  ["dark", "rgb(91, 69, 24)"],
+] as const) {
+  test(`search results read like passages (${theme}): the title on its own line, never run into the excerpt; ellipses where it was cut; a mark from the palette (issue 34: 9)`, async ({ page }) => {
+    await page.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/signal-and-noise");
+    await hydrated(page);
+    await openDrawer(page);
+    await page.getByRole("searchbox", { name: "Search the book" }).fill("attention");
+    const first = results(page).first();
+    await expect(first).toBeVisible();
+    const title = (await first.locator("span").first().textContent())!;
+    const snippet = first.getByTestId("search-snippet");
+    const text = (await snippet.textContent())!;
+    // The title is a line of its own, above the excerpt.
+    const [titleBox, snippetBox] = [(await first.locator("span").first().boundingBox())!, (await snippet.boundingBox())!];
+    expect(titleBox.y + titleBox.height).toBeLessThanOrEqual(snippetBox.y);
+    // No excerpt begins with the end of its title ('...of a Reaction By now you...').
+    for (const link of await results(page).all()) {
+      const own = (await link.locator("span").first().textContent())!;
+      const excerpt = (await link.getByTestId("search-snippet").textContent())!.replace(/^…/, "");
+      const words = own.split(" ");
+      for (let i = 1; i < words.length; i++) expect(excerpt.startsWith(words.slice(i).join(" ")), `${own}: ${excerpt}`).toBe(false);
+    }
+    expect(text.startsWith("…") || text.endsWith("…"), `${title}: ${text}`).toBe(true);
+    // The match, marked in the palette's colour, not the browser's yellow.
+    expect(await snippet.locator("mark").first().evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(mark);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}

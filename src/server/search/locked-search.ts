@@ -13,7 +13,7 @@
  * pending draft lives in its `draft` column, which is never searched.
  */
 import type { Level } from "../../lib/levels.ts";
-import { searchWords, type SearchResult, type SnippetPart } from "../../lib/search-query.ts";
+import { searchWords, withEllipses, type SearchResult, type SnippetPart } from "../../lib/search-query.ts";
 import { sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
 import { chapters, subsections } from "../db/schema.ts";
@@ -33,7 +33,7 @@ export function tsQueryOf(words: readonly string[]): string {
 const plain = (column: unknown) =>
   sql`regexp_replace(regexp_replace(${column}, '\\[([^\\]]*)\\]\\([^)]*\\)', '\\1', 'g'), '[*#>_\\uE000\\uE001]+', '', 'g')`;
 
-type Row = { chapter_slug: string; chapter_title: string; level: string; part_slug: string | null; title: string; snippet: string };
+type Row = { chapter_slug: string; chapter_title: string; level: string; part_slug: string | null; title: string; snippet: string; cut_start: boolean; cut_end: boolean };
 
 /** Matches in `levels` (locked levels only: Operator is never searched here), best first. */
 export async function searchLocked(db: Database, query: string, levels: readonly Level[]): Promise<SearchResult[]> {
@@ -60,16 +60,25 @@ export async function searchLocked(db: Database, query: string, levels: readonly
       ORDER BY rank DESC, chapter_order, part_order
       LIMIT ${SEARCH_RESULT_LIMIT}
     )
-    SELECT chapter_slug, chapter_title, level, part_slug, title,
-      ts_headline('english', ${plain(sql.raw("body"))}, q.q, ${options}) AS snippet
-    FROM hits, q
+    SELECT chapter_slug, chapter_title, level, part_slug, title, snippet,
+      -- Whether the text has words before or after the snippet (not found: say so at both ends), for its ellipses.
+      (at = 0 OR substr(plain_text, 1, at - 1) ~ '[[:alnum:]]') AS cut_start,
+      (at = 0 OR substr(plain_text, at + length(bare)) ~ '[[:alnum:]]') AS cut_end
+    FROM (
+      SELECT *, position(bare IN plain_text) AS at
+      FROM (
+        SELECT *, replace(replace(snippet, ${START}, ''), ${STOP}, '') AS bare
+        FROM (SELECT hits.*, ts_headline('english', ${plain(sql.raw("body"))}, q.q, ${options}) AS snippet, ${plain(sql.raw("body"))} AS plain_text FROM hits, q) headed
+      ) stripped
+    ) placed
     ORDER BY rank DESC, chapter_order, part_order`)) as unknown as { rows: Row[] };
   return result.rows.map((row) => ({
     url: row.part_slug ? `/${row.chapter_slug}#${row.part_slug}` : `/${row.chapter_slug}`,
     level: row.level as SearchResult["level"],
     chapter: row.chapter_title,
     title: row.title,
-    snippet: snippetParts(row.snippet),
+    // With ellipses where it was cut out of its text (issue 34: 9).
+    snippet: withEllipses(snippetParts(row.snippet), row.cut_start, row.cut_end),
   }));
 }
 

@@ -6,9 +6,10 @@
 import { canAccess, type Level } from "../../../lib/levels.ts";
 import { SEARCH_MIN_LENGTH, type SearchResult } from "../../../lib/search-query.ts";
 import { excerptParts, keepLiveOperator, type StaticHit } from "./merge-results.ts";
+import { passageSnippet } from "../../../lib/search-query.ts";
 
 interface PagefindResult {
-  data(): Promise<{ url: string; excerpt: string; meta: Record<string, string> }>;
+  data(): Promise<{ url: string; content: string; excerpt: string; meta: Record<string, string> }>;
 }
 interface Pagefind {
   options(options: Record<string, unknown>): Promise<void>;
@@ -64,7 +65,7 @@ export async function searchOpen(query: string): Promise<SearchResult[]> {
         level: "Operator",
         chapter: item.meta.chapter ?? "",
         title: item.meta.title ?? "",
-        snippet: excerptParts(item.excerpt, parseHtml),
+        snippet: passageSnippet(excerptParts(item.excerpt, parseHtml), item.content, item.meta.title ?? ""),
       },
       stamp: item.meta.stamp,
     }),
