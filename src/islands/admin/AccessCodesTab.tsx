@@ -31,7 +31,7 @@ import { useFieldErrors } from "./form-errors.ts";
 import LevelSelect from "./LevelSelect.tsx";
 import LoadError from "./LoadError.tsx";
 import Skeleton from "./Skeleton.tsx";
-import { card, formatTime, input, muted, primary, secondary } from "./ui.ts";
+import { card, danger, formatTime, input, muted, primary, secondary } from "./ui.ts";
 
 export default function AccessCodesTab() {
   const codes = useStore($accessCodes);
@@ -150,16 +150,16 @@ export default function AccessCodesTab() {
               ))}
             </ul>
             <div className="relative mt-3 hidden overflow-x-auto rounded-lg border border-[var(--color-line)] lg:block">
-              <table className="w-full min-w-[60rem] border-collapse bg-[var(--color-panel)] text-left text-sm">
-                <thead className="border-b border-[var(--color-line)] text-[var(--color-muted)]">
+              <table className="w-full border-collapse bg-[var(--color-panel)] text-left text-sm">
+                <thead className="border-b border-[var(--color-line)] whitespace-nowrap text-[var(--color-muted)]">
                   <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">Login</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Level</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Status</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Ends after</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Sessions</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Last used</th>
-                    <th scope="col" className="px-3 py-2 font-medium">
+                    <th scope="col" className="px-2 py-2 font-medium">Login</th>
+                    <th scope="col" className="px-2 py-2 font-medium">Level</th>
+                    <th scope="col" className="px-2 py-2 font-medium">Status</th>
+                    <th scope="col" className="px-2 py-2 font-medium">Ends after</th>
+                    <th scope="col" className="px-2 py-2 font-medium">Sessions</th>
+                    <th scope="col" className="px-2 py-2 font-medium">Last used</th>
+                    <th scope="col" className="px-2 py-2 font-medium">
                       <span className="sr-only">Actions</span>
                     </th>
                   </tr>
@@ -167,18 +167,18 @@ export default function AccessCodesTab() {
                 <tbody>
                   {codes.map((code) => (
                     <tr key={code.id} className="border-b border-[var(--color-line)] last:border-0">
-                      <td className="px-3 py-2 font-mono">{code.login}</td>
-                      <td className="px-3 py-2">{code.level}</td>
-                      <td className="px-3 py-2">{statusOf(code)}</td>
-                      <td className="px-3 py-2" title={code.expiresAt ? `Ends ${formatTime(code.expiresAt)}` : undefined}>
+                      <td className="px-2 py-2 font-mono">{code.login}</td>
+                      <td className="px-2 py-2">{code.level}</td>
+                      <td className="px-2 py-2">{statusOf(code)}</td>
+                      <td className="px-2 py-2 whitespace-nowrap" title={code.expiresAt ? `Ends ${formatTime(code.expiresAt)}` : undefined}>
                         {formatLastDay(code.expiresAt)}
                       </td>
-                      <td className="px-3 py-2" data-testid="code-sessions">
+                      <td className="px-2 py-2" data-testid="code-sessions">
                         {code.activeSessions} of {code.maxSessions}
                       </td>
-                      <td className="px-3 py-2">{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</td>
-                      <td className="px-3 py-2">
-                        <div className="flex justify-end gap-2">
+                      <td className="px-2 py-2">{code.lastUsedAt ? formatTime(code.lastUsedAt) : "Never"}</td>
+                      <td className="px-2 py-2">
+                        <div className="flex justify-end gap-1.5">
                           <CodeActions code={code} onReset={askReset} onSettings={setEditing} onEndSessions={askEndSessions} onDeactivate={askDeactivate} />
                         </div>
                       </td>
@@ -215,9 +215,10 @@ function CodeActions({
   const active = isActiveCode(code);
   return (
     <>
+      {/* Destructive, and looks it (issue 34: 12); it asks first. */}
       <button
         type="button"
-        className={secondary}
+        className={active ? danger : secondary}
         onClick={() => (active ? onDeactivate(code) : void setAccessCodeActive(code.login, true))}
         aria-label={`${active ? "Deactivate" : "Reactivate"} ${code.login}`}
       >

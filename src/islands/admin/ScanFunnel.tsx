@@ -4,7 +4,7 @@
  * reader reads as well as anyone.
  */
 import { useStore } from "@nanostores/react";
-import { useEffect } from "react";
+import { useEffect, Fragment } from "react";
 import { $funnel, $funnelError, loadFunnel, type ScanFunnel as Funnel } from "../../stores/admin-submissions.ts";
 import LoadError from "./LoadError.tsx";
 import { card, muted } from "./ui.ts";
@@ -78,7 +78,25 @@ function BandWeeks({ funnel }: { funnel: Funnel }) {
         Completions per band, by week
       </h2>
       <p className={muted}>Weeks start on Monday (UTC); the last 12.</p>
-      <div className="mt-3 max-h-96 overflow-auto" tabIndex={0} role="region" aria-label="Completions per band by week, scrollable">
+      {/* A phone: each week its own short list, nothing clipped or scrolled sideways (issue 34: 12). */}
+      <ol className="mt-3 space-y-3 sm:hidden" aria-label="Completions per band by week" data-testid="band-weeks-list">
+        {weeks.map((w) => (
+          <li key={w.week} className="rounded-md border border-[var(--color-line)] p-3">
+            <h3 className="text-sm font-medium whitespace-nowrap">Week of {w.week}</h3>
+            <dl className="mt-1 grid grid-cols-[1fr_auto] gap-x-4 text-sm">
+              {funnel.bands.map((b) => (
+                <Fragment key={b.level}>
+                  <dt className="text-[var(--color-muted)]">{b.level}</dt>
+                  <dd className="text-right tabular-nums">{w.bands[b.level] ?? 0}</dd>
+                </Fragment>
+              ))}
+              <dt className="font-medium">Total</dt>
+              <dd className="text-right font-medium tabular-nums">{w.total}</dd>
+            </dl>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-3 hidden max-h-96 overflow-auto sm:block" tabIndex={0} role="region" aria-label="Completions per band by week, scrollable">
         <table className="w-full border-collapse text-left text-sm" aria-label="Completions per band by week">
           <thead className="sticky top-0 border-b border-[var(--color-line)] bg-[var(--color-panel)] text-[var(--color-muted)]">
             <tr>
@@ -94,7 +112,7 @@ function BandWeeks({ funnel }: { funnel: Funnel }) {
           <tbody>
             {weeks.map((w) => (
               <tr key={w.week} className="border-b border-[var(--color-line)] last:border-0">
-                <th scope="row" className={`${th} text-left`}>
+                <th scope="row" className={`${th} text-left whitespace-nowrap`}>
                   {w.week}
                 </th>
                 {funnel.bands.map((b) => (

@@ -47,7 +47,8 @@ export function Tabs<T extends string>({ label, idPrefix, items, selected, onSel
   // each tab is as wide as its label.
   const base =
     size === "large"
-      ? "min-w-0 flex-1 border-b-2 px-2 py-2.5 text-center text-sm leading-snug font-medium sm:flex-none sm:px-4 sm:text-base"
+      ? // Each label on one line; on a phone the tabs wrap into rows rather than squeeze (issue 34: 12).
+        "flex-none whitespace-nowrap border-b-2 px-3 py-2.5 text-center text-sm leading-snug font-medium sm:px-4 sm:text-base"
       : "min-w-0 flex-1 rounded-md px-1.5 py-1.5 text-center text-sm leading-snug font-medium sm:flex-none sm:px-3";
   return (
     <div
@@ -55,7 +56,7 @@ export function Tabs<T extends string>({ label, idPrefix, items, selected, onSel
       role="tablist"
       aria-label={label}
       onKeyDown={onKeyDown}
-      className={size === "large" ? "flex gap-1 border-b border-[var(--color-line)]" : "flex w-full gap-1 rounded-lg bg-[var(--color-line)]/40 p-1 sm:w-auto"}
+      className={size === "large" ? "flex flex-wrap gap-x-1 border-b border-[var(--color-line)]" : "flex w-full gap-1 rounded-lg bg-[var(--color-line)]/40 p-1 sm:w-auto"}
     >
       {items.map((item) => {
         const active = item.id === selected;

@@ -10,9 +10,9 @@ export const fieldError = "mt-1 text-sm text-red-700 dark:text-red-400";
 export const primary =
   "inline-flex items-center justify-center gap-2 rounded-md bg-[var(--color-accent)] px-4 py-2 text-sm font-medium text-[var(--color-accent-ink)] hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50";
 export const secondary =
-  "inline-flex items-center justify-center gap-2 rounded-md border border-[var(--color-line)] px-3 py-1.5 text-sm hover:border-[var(--color-muted)] disabled:cursor-not-allowed disabled:opacity-50";
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md border border-[var(--color-line)] px-3 py-1.5 text-sm hover:border-[var(--color-muted)] disabled:cursor-not-allowed disabled:opacity-50";
 export const danger =
-  "inline-flex items-center justify-center gap-2 rounded-md border border-red-700 px-3 py-1.5 text-sm text-red-700 hover:bg-red-700 hover:text-white dark:border-red-400 dark:text-red-400 dark:hover:bg-red-700 dark:hover:text-white disabled:opacity-50";
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md border border-red-700 px-3 py-1.5 text-sm text-red-700 hover:bg-red-700 hover:text-white dark:border-red-400 dark:text-red-400 dark:hover:bg-red-700 dark:hover:text-white disabled:opacity-50";
 export const dangerSolid =
   "inline-flex items-center justify-center gap-2 rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-50";
 export const badge = "inline-flex items-center rounded-full border border-[var(--color-line)] px-2 py-0.5 text-xs font-medium";
