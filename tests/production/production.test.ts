@@ -240,13 +240,13 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         }
         const done = await site.fetch(`/api/assessment/session/${id}/complete`, jsonPost({ name: "Ada", email: "ada@example.com" }));
         expect(done.status).toBe(200);
-        const result = (await done.json()) as { totalScore: number; level: string; description: string; resultUrl: string };
-        expect(result).toMatchObject({ totalScore: expect.any(Number), level: expect.any(String), description: expect.any(String) });
+        const result = (await done.json()) as { totalScore: number; level: string; description: string; scale: unknown; resultUrl: string };
+        expect(result).toMatchObject({ totalScore: expect.any(Number), level: expect.any(String), description: expect.any(String), scale: { min: 15, max: 60 } });
         // Its private link opens the same result on another instance (the key is SESSION_SECRET).
         const opened = await site.fetch(`/api/assessment/result/${result.resultUrl.split("#")[1]}`);
         expect(opened.status, site.logs()).toBe(200);
         expect(opened.headers.get("cache-control")).toBe("private, no-store");
-        expect(await opened.json()).toEqual({ totalScore: result.totalScore, level: result.level, description: result.description });
+        expect(await opened.json()).toEqual({ totalScore: result.totalScore, level: result.level, description: result.description, scale: result.scale });
         // The page the link opens, at each address that serves its file: noindex, never cached.
         for (const pathname of [result.resultUrl.split("#")[0]!, "/assessment/result.html"]) {
           const page = await site.fetch(pathname);
