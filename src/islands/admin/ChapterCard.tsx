@@ -85,7 +85,7 @@ export default function ChapterCard(props: Props) {
           </div>
           <p className={`${muted} mt-1`}>
             {/* The number readers see on the rail, then the stored order (SPEC: the card shows the order). */}
-            {position !== null && <span className="font-mono">Chapter {chapterNumber(position)} · </span>}
+            {position !== null && <>Chapter {chapterNumber(position)} · </>}
             Order: {chapter.order} · Slug: <code className="font-mono">{chapter.slug}</code>
           </p>
         </div>

@@ -49,7 +49,7 @@ export function Tabs<T extends string>({ label, idPrefix, items, selected, onSel
     size === "large"
       ? // Each label on one line; on a phone the tabs wrap into rows rather than squeeze (issue 34: 12).
         "flex-none whitespace-nowrap border-b-2 px-3 py-2.5 text-center text-sm leading-snug font-medium sm:px-4 sm:text-base"
-      : "min-w-0 flex-1 rounded-md px-1.5 py-1.5 text-center text-sm leading-snug font-medium sm:flex-none sm:px-3";
+      : "min-w-0 flex-1 whitespace-nowrap rounded-md px-1 py-1.5 text-center text-[0.8125rem] leading-snug font-medium sm:flex-none sm:px-3 sm:text-sm";
   return (
     <div
       ref={list}
