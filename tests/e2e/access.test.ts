@@ -87,6 +87,8 @@ test("each level reads what it may; a lower level bounces to /resume", async ({ 
   await expect(page.getByRole("heading", { level: 1, name: architect!.title })).toBeVisible();
   await page.goto(`/${mastermind!.slug}`);
   await expect(page).toHaveURL(/\/resume\?level=Mastermind$/);
+  // Signed in below the level asked for: the card says what opens it (issue 34: 3).
+  await expect(page.getByTestId("asked-level")).toHaveText("Mastermind chapters open with a Mastermind access code. How to join Mastermind");
 
   await loginAs(page, "Mastermind");
   await page.goto(`/${mastermind!.slug}`);

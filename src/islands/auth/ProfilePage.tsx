@@ -12,7 +12,6 @@ import ContinueReading from "./ContinueReading.tsx";
 import MyNotebook from "./MyNotebook.tsx";
 import { averageLine, sessionsFigure, streakFigure, streakNote, type ReadingStats } from "../../lib/reading-figures.ts";
 
-
 const UNAVAILABLE = "Not available just now";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm";

@@ -14,7 +14,7 @@ import ContinueReading from "./ContinueReading.tsx";
 import NotebookDownload from "./NotebookDownload.tsx";
 import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
-import { askedLevel, type Level } from "../../lib/levels.ts";
+import { askedLevel, canAccess, type Level } from "../../lib/levels.ts";
 import { CONTACT_EMAIL } from "../../lib/site-config.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
@@ -92,6 +92,14 @@ export default function ResumeCard() {
           <h1 id="access-title" className="font-serif text-2xl">System Access Granted</h1>
           <p className="mt-4 font-medium">Level: {auth.accessLevel}</p>
           <p className="mt-1 text-[var(--color-muted)]">You have access to {auth.accessLevel} level content</p>
+          {asked && !canAccess(auth.accessLevel, asked) && (
+            <p className="mt-3 text-[var(--color-muted)]" data-testid="asked-level">
+              {asked} chapters open with a {asked} access code.{" "}
+              <a href="/apply" className="text-[var(--color-ink)] underline underline-offset-4">
+                How to join {asked}
+              </a>
+            </p>
+          )}
           {/* Reading is the main action; leaving is a quiet one (issue 34: 1). */}
           <ContinueReading level={auth.accessLevel!} className="mt-6" />
           <button type="button" className="button-quiet mt-4 w-full" onClick={onExit} disabled={leaving}>
