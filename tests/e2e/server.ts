@@ -62,6 +62,21 @@ export async function startWorkerSite(index: number, run: number): Promise<{ sit
   return { site: { url: `http://localhost:${port}`, dataDir, siteDir: path.join(dataDir, "site") }, stop, output: () => server.output() };
 }
 
+/**
+ * A server of its own on the seed book alone (a copy of the template), for a test whose figures
+ * must not depend on what earlier tests added to its worker's book (chapters grow every page's
+ * chapter list). Stop it when done.
+ */
+export async function startSeedSite(index: number): Promise<{ url: string; stop: () => Promise<unknown> }> {
+  const dataDir = path.join(E2E_DATA_DIR, `seed-${index}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
+  // Past every worker's port.
+  const port = E2E_PORT + 50 + index;
+  const server = await startProductServer(dataDir, port);
+  return { url: `http://localhost:${port}`, stop: () => server.stop() };
+}
+
 export function freshDataDir(): void {
   fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
   fs.mkdirSync(TEMPLATE_DIR, { recursive: true });
