@@ -4,6 +4,7 @@
  * it, into the Astro-built chapter shell (src/server/pages/chapter-page.ts); ChapterView renders
  * the shell's placeholder with it too, so the server finds exactly what to replace.
  */
+import { twoDigits } from "./chapter-number.ts";
 import { escapeHtml } from "./html.ts";
 import { renderMarkup, type RenderOptions } from "./markup.ts";
 import { photoHtml } from "./photo-sizes.ts";
@@ -35,10 +36,6 @@ export interface BookChapter {
   readingTime: number;
   content: string;
   subsections: BodySubsection[];
-}
-
-export function twoDigits(n: number): string {
-  return String(n).padStart(2, "0");
 }
 
 /** The classes of a chapter's title, on its page and in the panel's preview. */

@@ -4,14 +4,13 @@
  * a search over them (here, after decryption); the notebook as Markdown or JSON; and erasing it.
  * A note whose passage is no longer open to the member shows as such, under its last known title.
  */
-import { chapterNumber } from "../../lib/chapter-number.ts";
+import { chapterNumber, twoDigits } from "../../lib/chapter-number.ts";
 import { useEffect, useMemo, useState } from "react";
 import { errorMessage } from "../../lib/api-client.ts";
 import { deviceKey, notebookApi, openAll, type NotebookInfo } from "../../lib/notebook/client.ts";
 import { downloadFile, NO_LONGER_OPEN, notebookJson, notebookMarkdown, type OpenedNote } from "../../lib/notebook/export.ts";
 import { field, ModalDialog, primary, quiet, RestartForm, UnlockForm } from "../notebook/forms.tsx";
 
-const two = (n: number) => String(n).padStart(2, "0");
 const dateOf = (iso: string) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso));
 
 type State =
@@ -116,7 +115,7 @@ export default function MyNotebook({ className }: { className: string }) {
                   <h3 className="mt-1 font-medium">
                     {place ? (
                       <a href={`/${place.chapterSlug}#${place.sectionSlug}`} className="underline underline-offset-4">
-                        {two(place.sectionNumber)} {place.sectionTitle}
+                        {twoDigits(place.sectionNumber)} {place.sectionTitle}
                       </a>
                     ) : (
                       <>

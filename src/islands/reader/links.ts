@@ -1,8 +1,10 @@
 /**
- * Links every content page shares (SPEC.md section 2) and the rail's numbering. Kept free of
- * imports on purpose: the Navigator island ships it to the browser, so nothing here may pull in
- * build-only code such as the markup renderer.
+ * Links every content page shares (SPEC.md section 2) and the rail's numbering. It imports only
+ * import-free modules on purpose: the Navigator island ships it to the browser, so nothing here
+ * may pull in build-only code such as the markup renderer.
  */
+import { twoDigits } from "../../lib/chapter-number.ts";
+
 export const FOOTER_LINKS = [
   { href: "/privacy-policy", label: "Privacy Policy" },
   { href: "/terms-of-service", label: "Terms of Service" },
@@ -12,6 +14,4 @@ export const FOOTER_LINKS = [
 ] as const;
 
 /** Two-digit numbering: the rail counts from 00. */
-export function railNumber(n: number): string {
-  return String(n).padStart(2, "0");
-}
+export const railNumber = twoDigits;

@@ -3,7 +3,7 @@
  * subsection's number and title) or JSON, made in the member's browser from the decrypted notes.
  * Notes whose passage is no longer open to the member come last, under their last known title.
  */
-import { chapterNumber } from "../chapter-number.ts";
+import { chapterNumber, twoDigits } from "../chapter-number.ts";
 import type { NotePlain } from "./crypto.ts";
 
 /** Where a note's passage is now, as the server places it (null: no longer open to the member). */
@@ -25,7 +25,6 @@ export interface OpenedNote {
   place: NotePlace | null;
 }
 
-const two = (n: number) => String(n).padStart(2, "0");
 const day = (iso: string) => iso.slice(0, 10);
 
 /** The words shown for a note from a passage the member may no longer read. */
@@ -43,7 +42,7 @@ export function notebookMarkdown(notes: readonly OpenedNote[], at: Date): string
       lines.push(`## ${heading}`, "");
       chapter = heading;
     }
-    lines.push(`### ${two(place!.sectionNumber)} ${place!.sectionTitle}`, "", note.text.trim(), "", `_Last edited ${day(updatedAt)}_`, "");
+    lines.push(`### ${twoDigits(place!.sectionNumber)} ${place!.sectionTitle}`, "", note.text.trim(), "", `_Last edited ${day(updatedAt)}_`, "");
   }
   if (unplaced.length > 0) {
     lines.push(`## Notes ${NO_LONGER_OPEN}`, "");
