@@ -54,8 +54,8 @@ export async function tapOnce(browser: Browser, url: string, idleMs: number): Pr
     await page.addInitScript(instrument);
     await page.goto(url, { waitUntil: "load" });
     if (idleMs) await page.waitForTimeout(idleMs);
-    // The page's visible menu control: the chapter bar's button today (issue 20: 5), the header's
-    // "Chapters" on older commits (bench/tap.ts compares with one).
+    // The page's visible menu control: the header's button today (issue 34: 8), the chapter bar's
+    // or the header's "Chapters" on older commits (bench/tap.ts compares with one).
     await page.locator('[aria-controls="chapter-drawer"]:visible').first().tap();
     await page.waitForFunction(() => (window as unknown as { __open?: number }).__open !== undefined, undefined, { timeout: 30_000 });
     await page.waitForFunction(() => (window as unknown as { __up?: number }).__up !== undefined, undefined, { timeout: 30_000 }).catch(() => {});

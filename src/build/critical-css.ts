@@ -121,9 +121,7 @@ export function inlineFontFaces(siteDir: string, html: string): string {
  * do (withoutFontFaces): Beasties keeps the faces of families it can name in the rules it keeps,
  * and the book's are named through custom properties (--font-book), so it kept none, and the text
  * painted in a fallback of other metrics until the sheet came. And a face declared again by the
- * sheet is a new face to the browser: the header's "Steady" face, `font-display: optional`, which
- * keeps the fallback for good when the font is not in at the first paint, took the font up when
- * the sheet declared it again, and the header's words changed width.
+ * sheet would be a new face to the browser, loaded and swapped in again.
  */
 export function fontFaces(css: string): string {
   const faces: string[] = [];

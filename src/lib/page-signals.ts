@@ -44,9 +44,6 @@ export const ISLAND_FILES_ID = "island-files";
 export const DRAWER_TOC_ID = "drawer-toc";
 export const ON_THIS_PAGE_SHELL = "ChapterShellOnThisPage";
 
-/** Opens the chapter drawer from a control outside the Navigator island (the chapter bar's menu button). */
-export const OPEN_DRAWER = "open:drawer";
-
 /**
  * The tokens the page-notice page (src/pages/page-notice.astro) is built with; the server swaps
  * each for a notice's own words (src/server/pages/page-notice.ts).

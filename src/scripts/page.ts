@@ -24,7 +24,7 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BUILT_CHAPTERS_ID, ISLAND_FILES_ID, OPEN_DRAWER, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import { BUILT_CHAPTERS_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
 import {
   AUTH_KEY,
   CHAPTER_LIST_KEY,
@@ -171,9 +171,9 @@ export function startPage(): void {
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
 
-  // The menu (the chapter bar's button, or the header's). Before the Navigator island is up, a tap
-  // opens the drawer at once, which wakes the island, which adopts it (marked answered, so the
-  // directive does not replay it); once it is up, a control outside it asks it to open.
+  // The menu (the header's button, in the Navigator island). Before the island is up, a tap opens
+  // the drawer at once, which wakes the island, which adopts it (marked answered, so the
+  // directive does not replay it); once it is up, the island answers the tap itself.
   const drawer = document.getElementById("chapter-drawer") as HTMLDialogElement | null;
   const asleep = () => drawer?.closest("astro-island")?.hasAttribute("ssr");
   const expanded = (open: boolean) => {
@@ -190,15 +190,13 @@ export function startPage(): void {
       // A control that wakes an island elsewhere on the page (a subsection's Note: issue 32).
       const waking = target.closest?.<HTMLElement>("[data-wake]");
       if (waking) dispatchEvent(new Event(waking.dataset.wake!));
-      const control = target.closest?.('[aria-controls="chapter-drawer"]');
-      if (!control || !drawer) return;
-      if (asleep()) {
+      if (drawer && target.closest?.('[aria-controls="chapter-drawer"]') && asleep()) {
         event.preventDefault();
         // The focus the drawer moves into the island wakes it, which loads once this frame is
         // drawn (src/directives/interaction.ts; issue 33: 3).
         drawer.showModal();
         expanded(true);
-      } else if (!control.closest("astro-island")) dispatchEvent(new Event(OPEN_DRAWER));
+      }
     },
     true,
   );

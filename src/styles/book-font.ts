@@ -84,16 +84,15 @@ export function coreCodePoints(texts = textsOf(TEXT_SOURCES)): number[] {
 const sourceOf = (style: (typeof STYLES)[number]) => path.join(SOURCE_DIR, `source-serif-4-latin-wght-${style}.woff2`);
 
 /**
- * The @font-face rules of the core files, for global.css (which imports this file's output).
- * Besides the book's family, "Source Serif 4 Steady": the same upright file, but never swapped in
- * once the page has painted (font-display: optional), for right-aligned text whose start would
- * move with the swap (the header's account links); from the second page on it is in the cache.
+ * The @font-face rules of the core files, for global.css (which imports this file's output). Every
+ * text of the site is set in them and swaps in from the metric-matched fallback (fonts.css); the
+ * header's right-aligned links sit in boxes wide enough for either face (global.css, issue 34: 7).
  */
 function coreCss(range: string): string {
-  const face = (family: string, style: string, display: string) =>
-    `@font-face {\n  font-family: "${family}";\n  font-style: ${style};\n  font-display: ${display};\n  font-weight: ${WEIGHTS.min} ${WEIGHTS.max};\n` +
+  const face = (style: string) =>
+    `@font-face {\n  font-family: "Source Serif 4 Variable";\n  font-style: ${style};\n  font-display: swap;\n  font-weight: ${WEIGHTS.min} ${WEIGHTS.max};\n` +
     `  src: url("./book-core-${style}.woff2") format("woff2");\n  unicode-range: ${range};\n}\n`;
-  return [...STYLES.map((style) => face("Source Serif 4 Variable", style, "swap")), face("Source Serif 4 Steady", "normal", "optional")].join("");
+  return STYLES.map(face).join("");
 }
 
 /** Writes a file whole or not at all: two servers building at once never read a half-written one. */

@@ -1,7 +1,7 @@
 /**
- * The chapter navigator (SPEC.md sections 2, 4 and 9): the header's menu toggle (pages other than
- * chapters: there the chapter bar's button is the one menu control, ChapterView.astro), the 64 px
- * rail of numbered chapters (reader pages only) and the 320 px drawer with the chapter list, the
+ * The chapter navigator (SPEC.md sections 2, 4 and 9): the header's menu toggle (the page's one
+ * menu control), the 64 px rail of numbered chapters below the header (reader pages only) and the
+ * 320 px drawer with the chapter list, the
  * chapter's "On this page" list (below 1280 px; beside the text above that), the level switch and
  * the footer links.
  *
@@ -34,7 +34,7 @@ import {
 } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
-import { DRAWER_TOC_ID, ON_THIS_PAGE_SHELL, OPEN_DRAWER } from "../../lib/page-signals.ts";
+import { DRAWER_TOC_ID, ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
 import { createTooltipTimer } from "./tooltip-timer.ts";
 
 /** The description a locked level's button carries. */
@@ -125,17 +125,6 @@ export default function Navigator({ rail = false }: Props) {
     if (pointed) tips.enter(pointed);
   }, [tips]);
 
-  // The chapter bar's menu button (outside this island) opens the drawer through the page script.
-  useEffect(() => {
-    const open = () => {
-      opener.current = document.activeElement as HTMLElement | null;
-      tips.leave();
-      setOpen(true);
-    };
-    addEventListener(OPEN_DRAWER, open);
-    return () => removeEventListener(OPEN_DRAWER, open);
-  }, [tips]);
-
   // A tooltip goes when its button moves away (the rail hides on scrolling) and on Escape.
   useEffect(() => {
     if (!rail) return;
@@ -155,8 +144,8 @@ export default function Navigator({ rail = false }: Props) {
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    // Every control that opens it says whether it is open (the chapter bar's button is outside
-    // this island; one the page script opened and the browser closed before now says so here).
+    // The menu says whether it is open (one the page script opened and the browser closed before
+    // now says so here).
     const expanded = (value: boolean) => {
       for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.setAttribute("aria-expanded", `${value}`);
     };
@@ -237,13 +226,14 @@ export default function Navigator({ rail = false }: Props) {
     }
   };
 
-  // One menu control at a time: on reader pages it is the chapter bar's button, always in view
-  // (the header's hides; the rail has none); other pages show the header's.
+  // The page's one menu control, first in the sticky header on every page (Header.astro), above
+  // the rail's buttons where there is a rail.
   return (
     <>
       <button
         type="button"
-        className={rail ? "hidden" : "-ml-2 inline-flex items-center gap-2 rounded-sm px-2 py-2 text-sm hover:bg-[var(--color-line)]"}
+        className="site-header-icon"
+        aria-label="Open the chapter list"
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls="chapter-drawer"
@@ -251,7 +241,6 @@ export default function Navigator({ rail = false }: Props) {
         data-testid="menu-toggle"
       >
         <MenuIcon />
-        <span className="sr-only sm:not-sr-only">Chapters</span>
       </button>
 
       {/* Hidden on scrolling down by the page script (data-visible), never while the drawer is open (global.css). */}
@@ -259,7 +248,7 @@ export default function Navigator({ rail = false }: Props) {
         <nav
           aria-label="Chapter rail"
           data-testid="rail"
-          className="rail fixed inset-y-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 sm:flex"
+          className="rail fixed top-14 bottom-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 sm:flex"
         >
           <ol className="flex flex-col items-center gap-1 overflow-y-auto">
             {levelChapters.map((chapter, index) => (
