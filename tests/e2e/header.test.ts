@@ -70,7 +70,8 @@ for (const size of SIZES) {
     test(`${size.width} px, ${theme}: the menu and the site's name stand at one place and look the same on every page`, async ({ browser, site, request }) => {
       const [first] = await operatorChapters(request);
       const page = await open(browser, site.url, size, theme);
-      const pages = [`/${first!.slug}`, "/about", "/resume", "/apply", "/assessment", "/in-person", "/privacy-policy", "/admin", "/no-such-page"];
+      // Each kind of page: a chapter, a text page, sign-in, the wide pages, the scan, the 404 (and /profile below).
+      const pages = [`/${first!.slug}`, "/about", "/resume", "/apply", "/assessment", "/admin", "/no-such-page"];
       const looks: Array<[string, HeaderLook]> = [];
       for (const address of pages) {
         await page.goto(address);
@@ -97,7 +98,7 @@ for (const size of SIZES) {
         expect(Math.abs(JSON.parse(reference.menu).x - rail.x)).toBeLessThanOrEqual(0.5);
       }
       if (size.width !== 360) {
-        for (const address of [`/${first!.slug}`, "/apply", "/admin"]) {
+        for (const address of [`/${first!.slug}`, "/admin"]) {
           await page.goto(address);
           await hydrated(page);
           expect(await seriousViolations(page), address).toEqual([]);
@@ -147,3 +148,24 @@ for (const theme of THEMES) {
     await page.context().close();
   });
 }
+
+test("390 px: what takes the focus from below stops clear of the sticky header (WCAG 2.4.11), and a jump to a passage lands below it", async ({ browser, site, request }) => {
+  const [first] = await operatorChapters(request);
+  const page = await open(browser, site.url, SIZES[1], "light");
+  for (const address of ["/apply", `/${first!.slug}`]) {
+    await page.goto(address);
+    await hydrated(page);
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    // The first link of the page's own text, focused from the foot of the page as Shift+Tab would.
+    const target = page.locator("main a:visible").first();
+    await target.focus();
+    const [box, bar] = [(await target.boundingBox())!, (await page.locator("body > header").boundingBox())!];
+    expect(box.y, address).toBeGreaterThanOrEqual(bar.y + bar.height);
+  }
+  const section = page.locator("[data-subsection]").first();
+  await page.goto(`/${first!.slug}#${await section.getAttribute("id")}`);
+  const top = (await section.boundingBox())!.y;
+  expect(top).toBeGreaterThanOrEqual(56);
+  expect(top).toBeLessThanOrEqual(72);
+  await page.context().close();
+});
