@@ -1,9 +1,8 @@
 /**
  * The chapter navigator (SPEC.md sections 2, 4 and 9): the header's menu toggle (the page's one
  * menu control), the 64 px rail of numbered chapters below the header (reader pages only) and the
- * 320 px drawer with the chapter list, the
- * chapter's "On this page" list (below 1280 px; beside the text above that), the level switch and
- * the footer links.
+ * 320 px drawer with the chapter list, the chapter's "On this page" list (below 1280 px; beside
+ * the text above that), the level switch and the footer links.
  *
  * Server-rendered with the build's chapter list, so the rail and its links work before any
  * script runs. It reads the current chapter from the `$currentChapter` store (set from the
