@@ -78,32 +78,6 @@ test("a tap on the menu before the navigator is up opens the drawer at once; the
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
 });
 
-test("the tap that opens the drawer is answered before anything else starts: the islands' files and the navigator come after its frame", async ({ page }) => {
-  await page.goto(`/${chapters[0]!.slug}`);
-  await hydrated(page);
-  await page.evaluate(() => {
-    const seen = ((window as unknown as { seen: Record<string, unknown> }).seen = {});
-    // What stands when the page has answered the click (this listener runs after the page script's).
-    addEventListener("click", () => {
-      Object.assign(seen, {
-        open: (document.getElementById("chapter-drawer") as HTMLDialogElement).open,
-        prefetched: document.querySelectorAll('link[rel="prefetch"]').length,
-        scripts: performance.getEntriesByType("resource").filter((entry) => /\/_astro\/Navigator\./.test(entry.name)).length,
-        asleep: document.querySelector("astro-island[ssr] #chapter-drawer") !== null,
-      });
-      // And in the frame that follows: the drawer drawn open, still nothing else started.
-      requestAnimationFrame(() => Object.assign(seen, { framePrefetched: document.querySelectorAll('link[rel="prefetch"]').length }));
-    });
-  });
-  await page.getByRole("button", { name: "Open the chapter list" }).click();
-  await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
-  const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
-  expect(seen).toEqual({ open: true, prefetched: 0, scripts: 0, asleep: true, framePrefetched: 0 });
-  // Then both follow.
-  await expect(page.locator('link[rel="prefetch"][href*="/Navigator."]')).toHaveCount(1);
-  await navigatorUp(page);
-});
-
 test("a tap that lands while the navigator hydrates, after its first render, keeps the drawer open", async ({ page }) => {
   const navigator = await holdIsland(page, "Navigator");
   await page.goto(`/${chapters[0]!.slug}`);
@@ -173,7 +147,7 @@ test("a key pressed before any island is up moves to the next chapter", async ({
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test("a tap on the chapter bar's menu before the navigator is up opens the drawer, which the navigator then closes", async ({ page }) => {
+  test("a tap on the header's menu before the navigator is up opens the drawer, which the navigator then closes", async ({ page }) => {
     const navigator = await holdIsland(page, "Navigator");
     await page.goto(`/${chapters[0]!.slug}`);
     await hydrated(page);
@@ -184,6 +158,35 @@ test.describe("on a phone", () => {
     await navigatorUp(page);
     await drawer.getByRole("button", { name: "Close the chapter list" }).tap();
     await expect(drawer).toBeHidden();
+  });
+
+  // A finger, not a mouse: a mouse pointing at the menu wakes the navigator before its click, by
+  // design (src/directives/interaction.ts), so its files may be on their way by then; a finger
+  // has no pointing, and its press waits for the tap to be answered and drawn (issue 33: 3).
+  test("the tap that opens the drawer is answered before anything else starts: the islands' files and the navigator come after its frame", async ({ page }) => {
+    await page.goto(`/${chapters[0]!.slug}`);
+    await hydrated(page);
+    await page.evaluate(() => {
+      const seen = ((window as unknown as { seen: Record<string, unknown> }).seen = {});
+      // What stands when the page has answered the click (this listener runs after the page script's).
+      addEventListener("click", () => {
+        Object.assign(seen, {
+          open: (document.getElementById("chapter-drawer") as HTMLDialogElement).open,
+          prefetched: document.querySelectorAll('link[rel="prefetch"]').length,
+          scripts: performance.getEntriesByType("resource").filter((entry) => /\/_astro\/Navigator\./.test(entry.name)).length,
+          asleep: document.querySelector("astro-island[ssr] #chapter-drawer") !== null,
+        });
+        // And in the frame that follows: the drawer drawn open, still nothing else started.
+        requestAnimationFrame(() => Object.assign(seen, { framePrefetched: document.querySelectorAll('link[rel="prefetch"]').length }));
+      });
+    });
+    await page.getByRole("button", { name: "Open the chapter list" }).tap();
+    await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
+    const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
+    expect(seen).toEqual({ open: true, prefetched: 0, scripts: 0, asleep: true, framePrefetched: 0 });
+    // Then both follow.
+    await expect(page.locator('link[rel="prefetch"][href*="/Navigator."]')).toHaveCount(1);
+    await navigatorUp(page);
   });
 });
 
