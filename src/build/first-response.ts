@@ -2,7 +2,8 @@
  * The first response (issue 33), an Astro integration that runs once the site is built, after
  * the other integrations' edits: each reader page carries the CSS its elements use inline and
  * loads the full sheet at its end (critical-css.ts), and its policy names only its own inline
- * scripts (script-hashes.ts). The admin panel is the operator's, not a reader's first view: it
+ * scripts (script-hashes.ts), which no longer include Astro's island runtime where the page script
+ * brings it (island-runtime.ts). The admin panel is the operator's, not a reader's first view: it
  * keeps its stylesheets where they are. Every page declares the book's faces inline, and the
  * sheets then no longer do (critical-css.ts says why).
  */
@@ -12,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { SHELL_PATH } from "../lib/chapter-shell.ts";
 import { inlineCriticalCss, inlineFontFaces, linkedSheets, shellSpecimen, withoutFontFaces } from "./critical-css.ts";
+import { islandRuntimeFromPageScript } from "./island-runtime.ts";
 import { ownScriptHashes } from "./script-hashes.ts";
 
 const UNTOUCHED = new Set(["admin.html"]);
@@ -24,13 +26,14 @@ export function firstResponse(): AstroIntegration {
         const siteDir = fileURLToPath(dir);
         const sheets = new Set<string>();
         let pages = 0;
+        const withoutInlineRuntime = islandRuntimeFromPageScript(siteDir);
         for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
           if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
           const file = path.join(entry.parentPath, entry.name);
           const relative = path.relative(siteDir, file);
           const html = fs.readFileSync(file, "utf8");
           for (const { href } of linkedSheets(html)) sheets.add(href);
-          let page = ownScriptHashes(html);
+          let page = ownScriptHashes(withoutInlineRuntime(html));
           if (UNTOUCHED.has(relative)) page = inlineFontFaces(siteDir, page);
           else page = await inlineCriticalCss(siteDir, page, `/${relative.replace(/\.html$/, "")}` === SHELL_PATH ? shellSpecimen(page) : page);
           if (page !== html) {

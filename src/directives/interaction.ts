@@ -15,9 +15,9 @@
  *   the island (a radio button is checked at once), or one the page script has already answered
  *   (defaultPrevented, src/scripts/page.ts), is left alone: the island reads what it changed.
  *
- * Astro bundles this file with esbuild and inlines it in every page that has such an island (each
- * byte counts towards the page's budget); it is hashed into the Content-Security-Policy like every
- * script Astro emits.
+ * The page script brings it, with Astro's island element (src/scripts/islands.ts), and the build
+ * takes out the copy Astro writes inline into every page that has such an island
+ * (src/build/island-runtime.ts). Each byte still counts towards a page's script budget.
  */
 import type { ClientDirective } from "astro";
 
