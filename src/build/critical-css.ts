@@ -1,16 +1,17 @@
 /**
  * Critical CSS (issue 33): every reader page carries, inline, the rules its own elements use, and
- * loads the full stylesheet at the end of its body, where it blocks no paint. The first response
+ * loads the full stylesheet after its first paint. The first response
  * is then all the first screen needs: no second round trip before the text can paint.
  *
  * The cut is Beasties' (the maintained successor of Critters): it works on the built HTML with no
  * browser, keeping every rule whose selector matches an element of the page (not only those above
  * the fold, so nothing changes when the full sheet arrives, wherever the reader has scrolled),
  * with the @font-face rules those rules use, and the keyframes. We take only the CSS it cuts and
- * edit the page ourselves (the <link> becomes a <style>, and the <link> moves before </body>):
+ * edit the page ourselves (the <link> becomes a <style>, and the <link> moves to the end of the
+ * body, in a template the page script adds after the first paint: laterSheets):
  * Beasties re-serialises a whole document, which could change an inline script's bytes and so
  * its hash in the page's Content Security Policy; its own loading strategies either add a script
- * or an inline event handler, which that policy refuses. A stylesheet link in the body needs neither.
+ * or an inline event handler, which that policy refuses. A template the page script reads needs neither.
  *
  * Some rules match states that scripts set before the first paint or soon after it, which the
  * built HTML cannot show: a signed-in reader (html[data-auth]), the rail hidden while scrolling,
@@ -31,11 +32,11 @@ import path from "node:path";
 import Beasties from "beasties";
 import postcss from "postcss";
 import { renderChapterBody, renderOnThisPage } from "../lib/chapter-body.ts";
-import { ON_THIS_PAGE_SHELL } from "../lib/page-signals.ts";
+import { FULL_SHEET_ID, ON_THIS_PAGE_SHELL } from "../lib/page-signals.ts";
 import { SHELL_PATH, shellPlaceholders } from "../lib/chapter-shell.ts";
 
 /** Selectors of states the built HTML does not show, kept whether or not they match it. */
-export const KEPT_STATES = [/data-auth/, /data-visible/, /data-has-note/, /\[open\]/, /aria-current/];
+export const KEPT_STATES = [/data-auth/, /data-face/, /data-visible/, /data-has-note/, /\[open\]/, /aria-current/];
 
 /** Every kind of markup a chapter can hold (src/lib/markup.ts), and subsections with and without a photo. */
 const SPECIMEN_CONTENT = [
@@ -105,7 +106,18 @@ export async function inlineCriticalCss(siteDir: string, html: string, cutFrom =
   let page = html;
   for (const { link } of sheets) page = page.replace(link, "");
   page = page.replace(/<\/head>/, `<style>${css}</style></head>`);
-  return page.replace(/<\/body>(?![\s\S]*<\/body>)/, `${sheets.map(({ link }) => link).join("")}</body>`);
+  return page.replace(/<\/body>(?![\s\S]*<\/body>)/, `${laterSheets(html, sheets.map(({ link }) => link).join(""))}</body>`);
+}
+
+/**
+ * Where the full sheet's links go, at the end of the body: a page with the page script gets them in
+ * a template the script adds after the first paint (src/scripts/page.ts), which the first paint
+ * then owes nothing to (issue 33: 2), and again in a <noscript> for a browser without scripts; a
+ * page without it (none of the reader's today) links the sheet there.
+ */
+function laterSheets(html: string, links: string): string {
+  if (!/<script type="module" src="/.test(html)) return links;
+  return `<template id="${FULL_SHEET_ID}">${links}</template><noscript>${links}</noscript>`;
 }
 
 /** A page that keeps its stylesheets as they are (the admin panel) with the book's faces inline, as every page has them. */

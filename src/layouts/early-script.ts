@@ -2,13 +2,19 @@
  * The layout's before-first-paint script (src/stores/theme.ts has the rule it applies). Build-time
  * only: Base.astro inlines the string, so no page bundles this module.
  */
-import { SIGNED_IN_COOKIE, THEME_KEY } from "../lib/storage-keys.ts";
+import { FACE_LATER } from "../lib/page-signals.ts";
+import { FACE_KEY, SIGNED_IN_COOKIE, THEME_KEY } from "../lib/storage-keys.ts";
 
 /**
  * The before-first-paint script, as a string for an inline <script> in <head>. It reads the
  * stored theme, and whether the browser holds a reader session (the readable "signed in" cookie
- * the server sets with it), so the header shows the right links at once.
+ * the server sets with it), so the header shows the right links at once. And on a browser that
+ * has never loaded the book's face, it marks the page to paint in the fallback first (issue 33:
+ * 2): the face then comes after the first paint (src/scripts/page.ts), where it shared the first
+ * round trips with the page.
  */
-export const EARLY_SCRIPT = `(()=>{let d=document.documentElement,t;try{t=localStorage.getItem(${JSON.stringify(
-  THEME_KEY,
-)})}catch(e){}if(t!="light"&&t!="dark")t=d.dataset.defaultTheme=="system"&&matchMedia("(prefers-color-scheme: light)").matches?"light":"dark";d.classList.toggle("dark",t=="dark");d.style.colorScheme=t;if(/${SIGNED_IN_COOKIE}=1/.test(document.cookie))d.setAttribute("data-auth","in")})()`;
+export const EARLY_SCRIPT = `(()=>{let d=document.documentElement,t,f;try{t=localStorage.getItem(${JSON.stringify(THEME_KEY)});f=localStorage.getItem(${JSON.stringify(
+  FACE_KEY,
+)})}catch(e){f=1}if(t!="light"&&t!="dark")t=d.dataset.defaultTheme=="system"&&matchMedia("(prefers-color-scheme: light)").matches?"light":"dark";d.classList.toggle("dark",t=="dark");d.style.colorScheme=t;if(!f)d.dataset.face=${JSON.stringify(
+  FACE_LATER,
+)};if(/${SIGNED_IN_COOKIE}=1/.test(document.cookie))d.setAttribute("data-auth","in")})()`;

@@ -36,6 +36,19 @@ export const BUILT_CHAPTERS_ID = "built-chapters";
 export const ISLAND_FILES_ID = "island-files";
 
 /**
+ * The page's `<template>` holding the link to the full stylesheet (src/build/critical-css.ts): the
+ * page carries its critical CSS inline, and the page script adds the link after the first paint.
+ */
+export const FULL_SHEET_ID = "full-sheet";
+
+/**
+ * On <html>, `data-face="later"` while the page sets its text in the metric-matched fallback, on a
+ * browser that has not loaded the book's face yet (src/layouts/early-script.ts); the page script
+ * loads the face after the first paint and takes the mark away (src/scripts/page.ts).
+ */
+export const FACE_LATER = "later";
+
+/**
  * The chapter drawer's "On this page" list (issue 20: 5): the element whose items the chapter page
  * function fills in. The Navigator island renders it with this placeholder in the chapter shell,
  * and the function puts the chapter's items there (src/server/pages/chapter-page.ts); the island

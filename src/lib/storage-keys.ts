@@ -24,6 +24,12 @@ export const AUTH_KEY = "systemAuth";
 export const SELECTED_LEVEL_KEY = "selectedLevel";
 /** localStorage: "light" or "dark". */
 export const THEME_KEY = "book-theme";
+/**
+ * localStorage: "1" once this browser has loaded the book's face: its pages then set text in it
+ * from the first paint, where a first visit paints in the fallback and fetches the face after
+ * (src/layouts/early-script.ts, src/scripts/page.ts; issue 33: 2).
+ */
+export const FACE_KEY = "book-face";
 /** localStorage: per level, the last chapter read and the subsection being read. */
 export const READER_PLACE_KEY = "reader-place";
 /** sessionStorage: the chapter list, `{ at, chapters }`, fresh for CHAPTER_LIST_TTL_MS. */

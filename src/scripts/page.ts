@@ -3,9 +3,10 @@
  * small module with no framework and no store. Base.astro runs it on every page.
  *
  * - every page: the theme switch; the session asked of the server, only by a browser that holds a
- *   sign-in (`mayHoldSession`), and stored (`systemAuth`, the header's links); F8 to the
- *   notification region; a notice the previous page left; the chapter drawer on a tap that lands
- *   before the Navigator island is up; the meeting request (/in-person);
+ *   sign-in (`mayHoldSession`), and stored (`systemAuth`, the header's links); the full stylesheet
+ *   and, on a first visit, the book's face, after the first paint; F8 to the notification region;
+ *   a notice the previous page left; the chapter drawer on a tap that lands before the Navigator
+ *   island is up; the meeting request (/in-person);
  * - chapter pages: ArrowLeft/h and ArrowRight/l (the server-rendered rel=prev/next links), the
  *   reading-progress bar (also /apply), the rail hiding on scrolling down, the live chapter-list
  *   check (a redirect or a level switch,
@@ -24,11 +25,12 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BUILT_CHAPTERS_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import { BUILT_CHAPTERS_ID, FULL_SHEET_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
 import {
   AUTH_KEY,
   CHAPTER_LIST_KEY,
   CHAPTER_LIST_TTL_MS,
+  FACE_KEY,
   NOTEBOOK_LOCAL_KEY,
   PENDING_NOTICE_KEY,
   READER_PLACE_KEY,
@@ -164,9 +166,31 @@ export function startPage(): void {
     // (Once: the template is empty after its first use.)
     const files = document.getElementById(ISLAND_FILES_ID) as HTMLTemplateElement | null;
     if (files) document.head.append(files.content);
+    later();
   };
   // After a key, or a press's click (bubbling here once the page has answered it) or its cancel (a scroll).
   for (const type of ["keydown", "click", "pointercancel"]) addEventListener(type, () => afterFrame(prefetch), { capture: true, once: true });
+
+  // The full stylesheet and the book's face, which the first paint owes nothing to (issue 33: 2):
+  // the page carries the CSS its elements use inline (src/build/critical-css.ts), and a browser
+  // that has not loaded the face yet paints in its metric-matched fallback (the early script's
+  // mark, src/layouts/early-script.ts), which wraps every line the same. Both come when the page
+  // has loaded and the browser is idle; a reader who touches the page or presses a key first gets
+  // them once that is answered and drawn (with the islands' files, above): setting the page in
+  // the face lays it all out again, which must not stand in the way of a tap (issue 33: 3).
+  let touched = false;
+  for (const type of ["pointerdown", "keydown"]) addEventListener(type, () => (touched = true), { capture: true, once: true, passive: true });
+  const idle = (work: () => void) => ("requestIdleCallback" in window ? requestIdleCallback(work, { timeout: 2000 }) : afterFrame(work));
+  addEventListener("load", () => idle(() => touched || later()), { once: true });
+  const later = () => {
+    // (Once: the template is empty after its first use.)
+    const sheet = document.getElementById(FULL_SHEET_ID) as HTMLTemplateElement | null;
+    if (sheet) document.head.append(sheet.content);
+    if (root.dataset.face) {
+      delete root.dataset.face;
+      write(FACE_KEY, "1");
+    }
+  };
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));

@@ -2,9 +2,11 @@
  * The first response (issue 33): a chapter page, /apply and /about carry everything their first
  * screen paints in their first response: the HTML with its critical CSS inline, at most 14 KB as
  * served with brotli (about what a new connection's first round trip carries), and no stylesheet
- * that blocks paint: the full sheet is linked at the end of the body. And the page looks the same
- * before and after that sheet arrives, at 390 and 1280 px in both themes, also for a reader who
- * has scrolled meanwhile (screenshots compared pixel for pixel; the sheet is held back by the test).
+ * that blocks paint: the page script adds the full sheet after the first paint, and on a first
+ * visit the book's face comes after it too (a browser without scripts links the sheet at the end
+ * of the body). And the page looks the same before and after that sheet arrives, at 390 and
+ * 1280 px in both themes, also for a reader who has scrolled meanwhile (screenshots compared pixel
+ * for pixel; the sheet is held back by the test).
  */
 import http from "node:http";
 import type { Browser, Page } from "@playwright/test";
@@ -48,8 +50,9 @@ test("a chapter page, /apply and /about: HTML and critical CSS within 14 KB as s
       // No stylesheet in the head: its CSS is inline, the book's faces with it.
       expect(head, url).not.toMatch(/<link[^>]*rel="stylesheet"/);
       expect(head, url).toMatch(/<style>@font-face\{font-family:"Source Serif 4 Variable"/);
-      // The full sheet at the very end of the body, where it holds back no paint.
-      expect(body, url).toMatch(/<link rel="stylesheet" href="\/_astro\/[^"]+\.css"><\/body>\s*<\/html>\s*$/);
+      // The full sheet at the very end of the body, for the page script to add after the first
+      // paint, and for a browser without scripts.
+      expect(body, url).toMatch(/<template id="full-sheet"><link rel="stylesheet" href="(\/_astro\/[^"]+\.css)"><\/template><noscript><link rel="stylesheet" href="\1"><\/noscript><\/body>\s*<\/html>\s*$/);
     }
   } finally {
     await request.dispose();
@@ -61,11 +64,16 @@ test("a chapter page, /apply and /about: HTML and critical CSS within 14 KB as s
  * A page whose full stylesheet is held back until `release` is called, and whose script files
  * never load: what the page script draws once it runs (the reading progress, the passage marked
  * in "On this page") would otherwise change the screen between the two pictures, and only the
- * sheet may. (The inline theme script runs: the theme is the reader's from the first paint.)
+ * sheet may; the test adds the sheet as the page script does. (The inline theme script runs: the
+ * theme is the reader's from the first paint, and so is the book's face, which this browser has
+ * loaded before.)
  */
 async function heldSheet(browser: Browser, width: number, theme: "light" | "dark") {
   const context = await browser.newContext({ viewport: { width, height: 844 } });
-  await context.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
+  await context.addInitScript((value) => {
+    localStorage.setItem("book-theme", value);
+    localStorage.setItem("book-face", "1");
+  }, theme);
   const page = await context.newPage();
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -126,6 +134,8 @@ for (const [width, theme] of [
       }
       const before = await still(page);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+      expect(await page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href !== null))).toBe(false);
+      await page.evaluate(() => document.head.append((document.getElementById("full-sheet") as HTMLTemplateElement).content));
       release();
       await sheet;
       await page.waitForLoadState("load");
@@ -136,3 +146,42 @@ for (const [width, theme] of [
     }
   });
 }
+
+test("on a first visit the full sheet and the book's face are fetched after the first paint, which sets the text in the fallback; the next page sets it in the face from its first paint", async ({ browser, site, request }) => {
+  const [first, second] = await operatorChapters(request);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  // The early script's mark as the page is parsed (the page script takes it away after the first paint).
+  await context.addInitScript(() => document.addEventListener("DOMContentLoaded", () => sessionStorage.setItem("faceAtParse", document.documentElement.dataset.face ?? "none")));
+  const page = await context.newPage();
+  const starts = () =>
+    page.evaluate(() => {
+      const startsOf = (pattern: RegExp) => performance.getEntriesByType("resource").filter((entry) => pattern.test(new URL(entry.name).pathname)).map((entry) => entry.startTime);
+      return { paint: performance.getEntriesByName("first-paint")[0]?.startTime ?? NaN, sheets: startsOf(/^\/_astro\/[^/]+\.css$/), faces: startsOf(/^\/_astro\/book-core-normal\.[^/]+\.woff2$/) };
+    });
+  await page.goto(`${site.url}/${first!.slug}`);
+  expect(await page.evaluate(() => sessionStorage.getItem("faceAtParse"))).toBe("later");
+  await expect.poll(async () => (await starts()).faces.length).toBe(1);
+  const cold = await starts();
+  expect(cold.sheets).toHaveLength(1);
+  expect(cold.sheets[0]).toBeGreaterThan(cold.paint);
+  expect(cold.faces[0]).toBeGreaterThan(cold.paint);
+  // Then the page is in the face, and the browser remembers it has it.
+  expect(await page.evaluate(() => document.documentElement.dataset.face ?? null)).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem("book-face"))).toBe("1");
+  await page.goto(`${site.url}/${second!.slug}`);
+  expect(await page.evaluate(() => sessionStorage.getItem("faceAtParse"))).toBe("none");
+  await context.close();
+});
+
+test("without scripts, a page links its full sheet and sets its text in the book's face", async ({ browser, site, request }) => {
+  const [first] = await operatorChapters(request);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${site.url}/${first!.slug}`);
+  await page.waitForLoadState("load");
+  const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname));
+  expect(fetched.filter((path) => /^\/_astro\/[^/]+\.css$/.test(path))).toHaveLength(1);
+  expect(fetched.filter((path) => /^\/_astro\/book-core-normal\.[^/]+\.woff2$/.test(path))).toHaveLength(1);
+  expect(await page.evaluate(() => document.documentElement.dataset.face ?? null)).toBeNull();
+  await context.close();
+});

@@ -45,7 +45,8 @@ export function pageWeight(siteDir: string, htmlFile: string): PageWeight {
 /** The same for a page as served (a chapter page is rendered by a function into the built shell). */
 export function pageWeightOf(siteDir: string, html: string): PageWeight {
   const gz = (file: string) => gzipSync(fs.readFileSync(path.join(siteDir, file))).length;
-  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="(\/[^"]+)"/g)].map((m) => m[1]!);
+  // (Once each: a page names its sheet twice, for the page script and for a browser without scripts.)
+  const css = [...new Set([...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="(\/[^"]+)"/g)].map((m) => m[1]!))];
   const js = pageScripts(siteDir, html);
   const fonts = [...html.matchAll(/<link[^>]+rel="preload"[^>]+href="(\/[^"]+\.woff2)"/g)].map((m) => m[1]!);
   const weight = {
