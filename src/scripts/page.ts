@@ -97,6 +97,14 @@ export const mayHoldSession = (cookies: string, stored: string | null): boolean 
 /** Runs `work` once the next frame is drawn: out of the way of what the reader sees answered now. */
 const afterFrame = (work: () => void) => requestAnimationFrame(() => setTimeout(work));
 
+/**
+ * Runs `work` once the page has loaded and the browser is idle (the next frame where it cannot
+ * say): after the first paint, which then waits for nothing `work` fetches (issue 33: 2; the load
+ * event alone came before the first paint once the page fetched nothing else).
+ */
+const afterLoad = (work: () => void) =>
+  addEventListener("load", () => ("requestIdleCallback" in window ? requestIdleCallback(() => work(), { timeout: 2000 }) : afterFrame(work)), { once: true });
+
 /** Browser storage, which may be unavailable (private modes): then it reads null and keeps nothing. */
 function read(key: string, storage = localStorage): string | null {
   try {
@@ -180,8 +188,7 @@ export function startPage(): void {
   // the face lays it all out again, which must not stand in the way of a tap (issue 33: 3).
   let touched = false;
   for (const type of ["pointerdown", "keydown"]) addEventListener(type, () => (touched = true), { capture: true, once: true, passive: true });
-  const idle = (work: () => void) => ("requestIdleCallback" in window ? requestIdleCallback(work, { timeout: 2000 }) : afterFrame(work));
-  addEventListener("load", () => idle(() => touched || later()), { once: true });
+  afterLoad(() => touched || later());
   const later = () => {
     // (Once: the template is empty after its first use.)
     const sheet = document.getElementById(FULL_SHEET_ID) as HTMLTemplateElement | null;
@@ -291,13 +298,13 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
 
   // The live chapter list, cached 15 minutes as the chapter-list store keeps it (which then finds
   // it there); the list the page was built with stands in when it cannot be had. Asked once the
-  // page has loaded: the first paint waits for nothing it fetches (issue 20: 3).
+  // page has loaded and is idle: the first paint waits for nothing it fetches (issue 20: 3).
   const built = JSON.parse(document.getElementById(BUILT_CHAPTERS_ID)?.textContent || "[]") as ChapterEntry[];
   const cached = JSON.parse(read(CHAPTER_LIST_KEY, sessionStorage) || "{}") as { at?: number; chapters?: ChapterEntry[] };
   const list =
     cached.at! > Date.now() - CHAPTER_LIST_TTL_MS
       ? Promise.resolve(cached.chapters!)
-      : new Promise((loaded) => addEventListener("load", loaded)).then(() => get<ChapterEntry[]>("/api/chapters")).then((chapters) => {
+      : new Promise<void>((idle) => afterLoad(idle)).then(() => get<ChapterEntry[]>("/api/chapters")).then((chapters) => {
           write(CHAPTER_LIST_KEY, JSON.stringify({ at: Date.now(), chapters }), sessionStorage);
           return chapters;
         }, () => built);
