@@ -15,8 +15,9 @@ const LINK = `<link rel="stylesheet" href="/_astro/site.css">`;
 const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title>${LINK}</head><body>${body}</body></html>`;
 
 describe("inlineCriticalCss", () => {
-  it("inlines the faces and the rules the page uses, states scripts set included, and moves the sheet to the end of the body", async () => {
-    const out = await inlineCriticalCss(site, page(`<p class="used anon-only">x</p><dialog><a class="drawer-link">y</a></dialog>`));
+  it("inlines the faces and the rules the page uses, states scripts set included, and puts the sheet at the end of the body, for the page script to add", async () => {
+    const script = `<script type="module" src="/_astro/page.js"></script>`;
+    const out = await inlineCriticalCss(site, page(`<p class="used anon-only">x</p><dialog><a class="drawer-link">y</a></dialog>${script}`));
     const [head, body] = out.split("<body>");
     expect(head).not.toContain(LINK);
     const css = /<style>([\s\S]*)<\/style>/.exec(head!)![1]!;
@@ -25,9 +26,15 @@ describe("inlineCriticalCss", () => {
     // A signed-in reader's state, which the built page cannot show, is kept.
     expect(css).toContain('html[data-auth="in"] .anon-only');
     expect(css).not.toContain(".unused");
-    // A closed dialog paints nothing: its rules come with the sheet.
-    expect(css).not.toContain(".drawer-link");
-    expect(body).toMatch(new RegExp(`${LINK}</body></html>$`));
+    // A closed dialog's rules too: the reader may open it before the sheet comes.
+    expect(css).toContain(".drawer-link");
+    // For the page script to add after the first paint, and for a browser without scripts.
+    expect(body).toMatch(new RegExp(`${script}<template id="full-sheet">${LINK}</template><noscript>${LINK}</noscript></body></html>$`));
+  });
+
+  it("links the sheet at the end of the body of a page without a module script (no page script to add it)", async () => {
+    const out = await inlineCriticalCss(site, page(`<p class="used">x</p>`));
+    expect(out).toMatch(new RegExp(`<p class="used">x</p>${LINK}</body></html>$`));
   });
 
   it("cuts the CSS from another document when asked (the chapter shell's specimen)", async () => {

@@ -14,18 +14,20 @@
  * or an inline event handler, which that policy refuses. A template the page script reads needs neither.
  *
  * Some rules match states that scripts set before the first paint or soon after it, which the
- * built HTML cannot show: a signed-in reader (html[data-auth]), the rail hidden while scrolling,
- * a subsection with a note, an open dialog or disclosure, the current chapter in the rail (the
- * server marks it). They are kept too (KEPT_STATES).
+ * built HTML cannot show: a signed-in reader (html[data-auth]), a first visit's fallback face
+ * (html[data-face]), the rail hidden while scrolling, a subsection with a note, an open dialog or
+ * disclosure, the current chapter in the rail (the server marks it), and two rules whose bare
+ * pseudo selectors Beasties cannot match to an element: the focus ring (the reader may tab, or
+ * open the drawer, whose close button takes the focus, before the sheet comes) and the
+ * placeholder's colour. They are kept too (KEPT_STATES).
  *
  * The chapter shell holds no chapter: its cut is made with a specimen chapter in place of the
  * shell's body (every kind of markup a chapter and its subsections can hold), so any chapter the
  * server fills it with finds its rules inline.
  *
- * A closed dialog (the chapter drawer) paints nothing, so the cut leaves out the rules only its
- * contents use (about 350 bytes of every chapter page's first response): they come with the full
- * sheet, which has loaded by the time the page's load event fires. A reader who opens the drawer
- * before that, on a slow line, sees it plain for that moment.
+ * A closed dialog (the chapter drawer) paints nothing at first, but its rules are kept: the full
+ * sheet comes only after the page has loaded (decision 0021), and a reader may open the drawer
+ * before that; it then opens as it always looks (about 350 bytes of a chapter's first response).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -36,7 +38,7 @@ import { FULL_SHEET_ID, ON_THIS_PAGE_SHELL } from "../lib/page-signals.ts";
 import { SHELL_PATH, shellPlaceholders } from "../lib/chapter-shell.ts";
 
 /** Selectors of states the built HTML does not show, kept whether or not they match it. */
-export const KEPT_STATES = [/data-auth/, /data-face/, /data-visible/, /data-has-note/, /\[open\]/, /aria-current/];
+export const KEPT_STATES = [/data-auth/, /data-face/, /data-visible/, /data-has-note/, /\[open\]/, /aria-current/, /(^|\s):focus-visible$/, /^::placeholder$/];
 
 /** Every kind of markup a chapter can hold (src/lib/markup.ts), and subsections with and without a photo. */
 const SPECIMEN_CONTENT = [
@@ -67,7 +69,6 @@ export function specimenBody(): string {
   return renderChapterBody({ content: SPECIMEN_CONTENT, subsections: SPECIMEN_PARTS }, { transformHref: "/" });
 }
 
-const CLOSED_DIALOG = /<dialog(?![^>]*\sopen)[^>]*>[\s\S]*?<\/dialog>/g;
 const STYLESHEET = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)">/g;
 
 /** The site's stylesheets a page links: each <link> and the file's path in the site. */
@@ -96,7 +97,7 @@ export async function inlineCriticalCss(siteDir: string, html: string, cutFrom =
     allowRules: KEPT_STATES,
     logLevel: "warn",
   });
-  const cut = await beasties.process(cutFrom.replace(CLOSED_DIALOG, ""));
+  const cut = await beasties.process(cutFrom);
   const before = new Set(styles(cutFrom));
   const rules = styles(cut)
     .filter((style) => !before.has(style))

@@ -188,7 +188,8 @@ export function startPage(): void {
   // the face lays it all out again, which must not stand in the way of a tap (issue 33: 3).
   let touched = false;
   for (const type of ["pointerdown", "keydown"]) addEventListener(type, () => (touched = true), { capture: true, once: true, passive: true });
-  afterLoad(() => touched || later());
+  // (A press that ends in neither a click nor a cancel still gets them, a moment later.)
+  afterLoad(() => (touched ? setTimeout(later, 1500) : later()));
   const later = () => {
     // (Once: the template is empty after its first use.)
     const sheet = document.getElementById(FULL_SHEET_ID) as HTMLTemplateElement | null;

@@ -147,7 +147,30 @@ for (const [width, theme] of [
   });
 }
 
-test("on a first visit the full sheet and the book's face are fetched after the first paint, which sets the text in the fallback; the next page sets it in the face from its first paint", async ({ browser, site, request }) => {
+for (const [width, theme] of [
+  [390, "light"],
+  [1280, "dark"],
+] as const) {
+  test(`at ${width} px, ${theme}: the chapter drawer opened before the full sheet arrives looks as it does after`, async ({ browser, request, site }) => {
+    const [first] = await operatorChapters(request);
+    const { context, page, release } = await heldSheet(browser, width, theme);
+    await page.goto(`${site.url}/${first!.slug}`, { waitUntil: "commit" });
+    const sheet = page.waitForResponse(FULL_SHEET);
+    await still(page);
+    // As the page script opens it on a tap before the navigator is up (its scripts are held here).
+    await page.evaluate(() => (document.getElementById("chapter-drawer") as HTMLDialogElement).showModal());
+    const before = await still(page);
+    await page.evaluate(() => document.head.append((document.getElementById("full-sheet") as HTMLTemplateElement).content));
+    release();
+    await sheet;
+    await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/_astro/") && sheet.cssRules.length > 0));
+    const after = await still(page);
+    expect(after.equals(before), `${width} px, ${theme}: the open drawer changed when the full sheet arrived`).toBe(true);
+    await context.close();
+  });
+}
+
+test("on a first visit the full sheet and the book's face are fetched only once the page has loaded, and the first paint sets the text in the fallback; the next page sets it in the face from its first paint", async ({ browser, site, request }) => {
   const [first, second] = await operatorChapters(request);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   // The early script's mark as the page is parsed (the page script takes it away after the first paint).
@@ -156,15 +179,19 @@ test("on a first visit the full sheet and the book's face are fetched after the 
   const starts = () =>
     page.evaluate(() => {
       const startsOf = (pattern: RegExp) => performance.getEntriesByType("resource").filter((entry) => pattern.test(new URL(entry.name).pathname)).map((entry) => entry.startTime);
-      return { paint: performance.getEntriesByName("first-paint")[0]?.startTime ?? NaN, sheets: startsOf(/^\/_astro\/[^/]+\.css$/), faces: startsOf(/^\/_astro\/book-core-normal\.[^/]+\.woff2$/) };
+      // (Not against the first paint's time: that is when its frame reached the screen, and the
+      // idle callback that asks for them may run while it is on its way, after the page drew it.)
+      const loaded = (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventEnd;
+      return { loaded, sheets: startsOf(/^\/_astro\/[^/]+\.css$/), faces: startsOf(/^\/_astro\/book-core-normal\.[^/]+\.woff2$/) };
     });
   await page.goto(`${site.url}/${first!.slug}`);
   expect(await page.evaluate(() => sessionStorage.getItem("faceAtParse"))).toBe("later");
   await expect.poll(async () => (await starts()).faces.length).toBe(1);
   const cold = await starts();
   expect(cold.sheets).toHaveLength(1);
-  expect(cold.sheets[0]).toBeGreaterThan(cold.paint);
-  expect(cold.faces[0]).toBeGreaterThan(cold.paint);
+  expect(cold.loaded).toBeGreaterThan(0);
+  expect(cold.sheets[0]).toBeGreaterThanOrEqual(cold.loaded);
+  expect(cold.faces[0]).toBeGreaterThanOrEqual(cold.loaded);
   // Then the page is in the face, and the browser remembers it has it.
   expect(await page.evaluate(() => document.documentElement.dataset.face ?? null)).toBeNull();
   expect(await page.evaluate(() => localStorage.getItem("book-face"))).toBe("1");
