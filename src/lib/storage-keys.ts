@@ -25,9 +25,10 @@ export const SELECTED_LEVEL_KEY = "selectedLevel";
 /** localStorage: "light" or "dark". */
 export const THEME_KEY = "book-theme";
 /**
- * localStorage: "1" once this browser has loaded the book's face: its pages then set text in it
- * from the first paint, where a first visit paints in the fallback and fetches the face after
- * (src/layouts/early-script.ts, src/scripts/page.ts; issue 33: 2).
+ * localStorage: "1" once a page in this browser has set its text in the book's face (whose file
+ * the browser then keeps): its pages then do from their first paint, where a first visit paints
+ * in the fallback and asks for the face after (src/layouts/early-script.ts, src/scripts/page.ts;
+ * issue 33: 2).
  */
 export const FACE_KEY = "book-face";
 /** localStorage: per level, the last chapter read and the subsection being read. */
