@@ -85,6 +85,14 @@ async function heldSheet(browser: Browser, width: number, theme: "light" | "dark
   return { context, page, release };
 }
 
+/** The full sheet arrives: added as the page script adds it, let through, and applied. */
+async function sheetArrives(page: Page, release: () => void, sheet: Promise<unknown>): Promise<void> {
+  await page.evaluate(() => document.head.append((document.getElementById("full-sheet") as HTMLTemplateElement).content));
+  release();
+  await sheet;
+  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/_astro/") && sheet.cssRules.length > 0));
+}
+
 /**
  * Once the page has painted with its inline CSS, its fonts are in and every photo in view has
  * loaded and decoded (a lazy photo scrolled into view is still on its way otherwise, and would
@@ -135,11 +143,8 @@ for (const [width, theme] of [
       const before = await still(page);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
       expect(await page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href !== null))).toBe(false);
-      await page.evaluate(() => document.head.append((document.getElementById("full-sheet") as HTMLTemplateElement).content));
-      release();
-      await sheet;
+      await sheetArrives(page, release, sheet);
       await page.waitForLoadState("load");
-      await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/_astro/") && sheet.cssRules.length > 0));
       const after = await still(page);
       expect(after.equals(before), `${width} px, ${theme}${scrolled ? ", scrolled" : ""}: the page changed when its full sheet arrived`).toBe(true);
       await context.close();
@@ -160,10 +165,7 @@ for (const [width, theme] of [
     // As the page script opens it on a tap before the navigator is up (its scripts are held here).
     await page.evaluate(() => (document.getElementById("chapter-drawer") as HTMLDialogElement).showModal());
     const before = await still(page);
-    await page.evaluate(() => document.head.append((document.getElementById("full-sheet") as HTMLTemplateElement).content));
-    release();
-    await sheet;
-    await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href?.includes("/_astro/") && sheet.cssRules.length > 0));
+    await sheetArrives(page, release, sheet);
     const after = await still(page);
     expect(after.equals(before), `${width} px, ${theme}: the open drawer changed when the full sheet arrived`).toBe(true);
     await context.close();
