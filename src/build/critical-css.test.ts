@@ -17,7 +17,7 @@ const page = (body: string) => `<!DOCTYPE html><html><head><title>t</title>${LIN
 describe("inlineCriticalCss", () => {
   it("inlines the faces and the rules the page uses, states scripts set included, and puts the sheet at the end of the body, for the page script to add", async () => {
     const script = `<script type="module" src="/_astro/page.js"></script>`;
-    const out = await inlineCriticalCss(site, page(`<p class="used anon-only">x</p><dialog><a class="drawer-link">y</a></dialog>${script}`));
+    const out = await inlineCriticalCss(site, page(`<p class="used anon-only">x</p><dialog><a class="drawer-link">y</a></dialog>${script}`), { scripted: true });
     const [head, body] = out.split("<body>");
     expect(head).not.toContain(LINK);
     const css = /<style>([\s\S]*)<\/style>/.exec(head!)![1]!;
@@ -32,13 +32,13 @@ describe("inlineCriticalCss", () => {
     expect(body).toMatch(new RegExp(`${script}<template id="full-sheet">${LINK}</template><noscript>${LINK}</noscript></body></html>$`));
   });
 
-  it("links the sheet at the end of the body of a page without a module script (no page script to add it)", async () => {
+  it("links the sheet at the end of the body of a page that does not load the page script (nothing would add it)", async () => {
     const out = await inlineCriticalCss(site, page(`<p class="used">x</p>`));
     expect(out).toMatch(new RegExp(`<p class="used">x</p>${LINK}</body></html>$`));
   });
 
   it("cuts the CSS from another document when asked (the chapter shell's specimen)", async () => {
-    const out = await inlineCriticalCss(site, page("<p>shell</p>"), page(`<p class="used">specimen</p>`));
+    const out = await inlineCriticalCss(site, page("<p>shell</p>"), { cutFrom: page(`<p class="used">specimen</p>`) });
     expect(out).toContain(".used{color:red}");
     expect(out).toContain("<p>shell</p>");
     expect(out).not.toContain("specimen");

@@ -81,9 +81,10 @@ const sheetText = (siteDir: string, href: string) => fs.readFileSync(path.join(s
 /**
  * The page with its critical CSS inline (the book's faces first) and its stylesheets moved to the
  * end of its body; the page as it was when it links no stylesheet of the site. `cutFrom`: the
- * document to cut the CSS for (the page itself, or the shell with its specimen).
+ * document to cut the CSS for (the page itself, or the shell with its specimen). `scripted`: the
+ * page loads the page script, which adds the sheets after the first paint (laterSheets).
  */
-export async function inlineCriticalCss(siteDir: string, html: string, cutFrom = html): Promise<string> {
+export async function inlineCriticalCss(siteDir: string, html: string, { cutFrom = html, scripted = false } = {}): Promise<string> {
   const sheets = linkedSheets(html);
   if (sheets.length === 0) return html;
   const beasties = new Beasties({
@@ -107,7 +108,7 @@ export async function inlineCriticalCss(siteDir: string, html: string, cutFrom =
   let page = html;
   for (const { link } of sheets) page = page.replace(link, "");
   page = page.replace(/<\/head>/, `<style>${css}</style></head>`);
-  return page.replace(/<\/body>(?![\s\S]*<\/body>)/, `${laterSheets(html, sheets.map(({ link }) => link).join(""))}</body>`);
+  return page.replace(/<\/body>(?![\s\S]*<\/body>)/, `${laterSheets(scripted, sheets.map(({ link }) => link).join(""))}</body>`);
 }
 
 /**
@@ -116,8 +117,8 @@ export async function inlineCriticalCss(siteDir: string, html: string, cutFrom =
  * then owes nothing to (issue 33: 2), and again in a <noscript> for a browser without scripts; a
  * page without it (none of the reader's today) links the sheet there.
  */
-function laterSheets(html: string, links: string): string {
-  if (!/<script type="module" src="/.test(html)) return links;
+function laterSheets(scripted: boolean, links: string): string {
+  if (!scripted) return links;
   return `<template id="${FULL_SHEET_ID}">${links}</template><noscript>${links}</noscript>`;
 }
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { SHELL_PATH } from "../lib/chapter-shell.ts";
 import { inlineCriticalCss, inlineFontFaces, linkedSheets, shellSpecimen, withoutFontFaces } from "./critical-css.ts";
-import { islandRuntimeFromPageScript } from "./island-runtime.ts";
+import { pageScriptTest, withoutInlineRuntime } from "./island-runtime.ts";
 import { ownScriptHashes } from "./script-hashes.ts";
 
 const UNTOUCHED = new Set(["admin.html"]);
@@ -26,16 +26,20 @@ export function firstResponse(): AstroIntegration {
         const siteDir = fileURLToPath(dir);
         const sheets = new Set<string>();
         let pages = 0;
-        const withoutInlineRuntime = islandRuntimeFromPageScript(siteDir);
+        const loadsPageScript = pageScriptTest(siteDir);
         for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
           if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
           const file = path.join(entry.parentPath, entry.name);
           const relative = path.relative(siteDir, file);
           const html = fs.readFileSync(file, "utf8");
           for (const { href } of linkedSheets(html)) sheets.add(href);
-          let page = ownScriptHashes(withoutInlineRuntime(html));
+          let page = ownScriptHashes(withoutInlineRuntime(html, loadsPageScript));
           if (UNTOUCHED.has(relative)) page = inlineFontFaces(siteDir, page);
-          else page = await inlineCriticalCss(siteDir, page, `/${relative.replace(/\.html$/, "")}` === SHELL_PATH ? shellSpecimen(page) : page);
+          else
+            page = await inlineCriticalCss(siteDir, page, {
+              cutFrom: `/${relative.replace(/\.html$/, "")}` === SHELL_PATH ? shellSpecimen(page) : page,
+              scripted: loadsPageScript(page),
+            });
           if (page !== html) {
             fs.writeFileSync(file, page);
             pages++;

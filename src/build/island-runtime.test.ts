@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import islandScript from "astro/runtime/server/astro-island.prebuilt.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { islandRuntimeFromPageScript } from "./island-runtime.ts";
+import { pageScriptTest, withoutInlineRuntime } from "./island-runtime.ts";
 
 const site = fs.mkdtempSync(path.join(os.tmpdir(), "island-runtime-"));
 fs.mkdirSync(path.join(site, "_astro"));
@@ -17,8 +17,9 @@ const load = `<script>(()=>{var l=async t=>{await(await t())()};(self.Astro||(se
 const islands = `<style>astro-island{display:contents}</style>${interaction}<script>${islandScript}</script><astro-island client="interaction"></astro-island>${load}<astro-island client="load"></astro-island>`;
 const page = (script: string) => `<head><script>theme()</script><script type="module" src="/_astro/${script}"></script></head><body>${islands}</body>`;
 
-describe("islandRuntimeFromPageScript", () => {
-  const strip = islandRuntimeFromPageScript(site);
+describe("withoutInlineRuntime", () => {
+  const loadsPageScript = pageScriptTest(site);
+  const strip = (html: string) => withoutInlineRuntime(html, loadsPageScript);
 
   it("takes Astro's inline runtime and interaction directive out of a page whose script brings them, and nothing else", () => {
     expect(strip(page("page.js"))).toBe(

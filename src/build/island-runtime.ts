@@ -17,24 +17,27 @@ const DEFINES_ISLAND = /customElements\.define\(\s*["'`]astro-island["'`]/;
 const INLINE_DIRECTIVE = /<script>(?:(?!<\/script>)[\s\S])*?\(self\.Astro\|\|\(self\.Astro=\{\}\)\)\.interaction=[\w$]+;window\.dispatchEvent\(new Event\("astro:interaction"\)\);\}\)\(\);\s*<\/script>/g;
 const MODULE_SCRIPT = /<script type="module" src="(\/[^"]+\.js)"><\/script>/g;
 
-/** Whether one of the page's module scripts defines the island element (read once per file). */
-function loadsRuntime(siteDir: string, html: string, seen: Map<string, boolean>): boolean {
-  return [...html.matchAll(MODULE_SCRIPT)].some(([, src]) => {
-    let defines = seen.get(src!);
-    if (defines === undefined) {
-      const file = path.join(siteDir, src!);
-      defines = fs.existsSync(file) && DEFINES_ISLAND.test(fs.readFileSync(file, "utf8"));
-      seen.set(src!, defines);
-    }
-    return defines;
-  });
+/**
+ * A function of the built site: whether a page loads the page script (src/scripts/page.ts), known
+ * by the island element it brings (src/scripts/islands.ts): one of the page's module scripts
+ * defines it. Each file is read once.
+ */
+export function pageScriptTest(siteDir: string): (html: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (html) =>
+    [...html.matchAll(MODULE_SCRIPT)].some(([, src]) => {
+      let defines = seen.get(src!);
+      if (defines === undefined) {
+        const file = path.join(siteDir, src!);
+        defines = fs.existsSync(file) && DEFINES_ISLAND.test(fs.readFileSync(file, "utf8"));
+        seen.set(src!, defines);
+      }
+      return defines;
+    });
 }
 
-/** A function of the built site: the page without Astro's inline runtime where its own script brings it. */
-export function islandRuntimeFromPageScript(siteDir: string): (html: string) => string {
-  const seen = new Map<string, boolean>();
-  return (html) => {
-    if (!html.includes("<astro-island") || !loadsRuntime(siteDir, html, seen)) return html;
-    return html.replace(`<script>${islandScript}</script>`, "").replace(INLINE_DIRECTIVE, "");
-  };
+/** The page without Astro's inline runtime, where the page script brings it (`loadsPageScript`: pageScriptTest). */
+export function withoutInlineRuntime(html: string, loadsPageScript: (html: string) => boolean): string {
+  if (!html.includes("<astro-island") || !loadsPageScript(html)) return html;
+  return html.replace(`<script>${islandScript}</script>`, "").replace(INLINE_DIRECTIVE, "");
 }
