@@ -20,7 +20,8 @@ const CANARY = "The blue heron keeps its counsel at the mill pond";
 
 test("a sentence written into a note is in no table, no backup, no log and no admin answer, and is in the member's Markdown download", async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
-  const own = await startWorkerSite(50 + testInfo.parallelIndex, testInfo.workerIndex);
+  // (Slots from 60: the seed sites take the ports from E2E_PORT + 50, one a worker: server.ts.)
+  const own = await startWorkerSite(60 + testInfo.parallelIndex, testInfo.workerIndex);
   try {
     const admin = await browser.newContext({ baseURL: own.site.url });
     expect((await admin.request.post("/api/admin/login", { data: adminCredentials() })).status()).toBe(200);
