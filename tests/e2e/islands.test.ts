@@ -25,6 +25,16 @@ async function holdIsland(page: Page, name: string): Promise<{ release: () => vo
   return { release };
 }
 
+/** An event of a Chromium trace (Playwright's browser.startTracing). */
+interface TraceEvent {
+  name: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { data?: { type?: string }; elementCount?: number };
+}
+
 const navigatorUp = (page: Page) => page.waitForFunction(() => !document.querySelector("astro-island[ssr] #chapter-drawer"), undefined, { timeout: 10_000 });
 
 test("until the reader touches it, a chapter page runs its page script and no island", async ({ page }) => {
@@ -187,6 +197,39 @@ test.describe("on a phone", () => {
     // Then both follow.
     await expect(page.locator('link[rel="prefetch"][href*="/Navigator."]')).toHaveCount(1);
     await navigatorUp(page);
+  });
+
+  // A modal dialog makes the rest of the page inert, which Chromium applies by styling every
+  // element of the page again: the frame answering the tap shows the drawer without that, and it
+  // turns modal once that frame is drawn (src/scripts/page.ts, openAtOnce; issue 33: 3). Counted
+  // in the browser's own trace, in elements, not times.
+  test("the tap's frame styles the drawer alone, and the drawer is modal once that frame is drawn", async ({ page, browser }) => {
+    await page.goto(`/${chapters[0]!.slug}`);
+    await hydrated(page);
+    const counts = await page.evaluate(() => ({
+      drawer: document.querySelectorAll("#chapter-drawer, #chapter-drawer *").length,
+      // Everything else the page shows, which a modal dialog's inertness styles again.
+      rest: [...document.querySelectorAll("body *")].filter((element) => element.getClientRects().length > 0).length,
+    }));
+    expect(counts.rest).toBeGreaterThan(60);
+    await browser.startTracing(page, { categories: ["devtools.timeline"] });
+    await page.getByRole("button", { name: "Open the chapter list" }).tap();
+    const drawer = page.getByRole("dialog", { name: "Chapters" });
+    await expect(drawer).toBeVisible();
+    await expect.poll(() => drawer.evaluate((element) => element.matches(":modal"))).toBe(true);
+    const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    const click = traceEvents.find((event) => event.name === "EventDispatch" && event.args?.data?.type === "click")!;
+    const inClick = (event: TraceEvent) => event.pid === click.pid && event.tid === click.tid && event.ts >= click.ts && event.ts <= click.ts + click.dur!;
+    const styled = traceEvents.filter((event) => event.name === "UpdateLayoutTree" && inClick(event)).reduce((sum, event) => sum + (event.args?.elementCount ?? 0), 0);
+    // The drawer, the page's root (the scroll lock) and the search box's inner parts: not the rest.
+    expect(styled).toBeGreaterThanOrEqual(counts.drawer);
+    expect(styled).toBeLessThan(counts.drawer + 25);
+    // Modal now: the focus inside; Escape closes it and gives the focus back to the menu.
+    await expect(drawer.getByRole("button", { name: "Close the chapter list" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open the chapter list" })).toBeFocused();
+    await expect(page.getByRole("button", { name: "Open the chapter list" })).toHaveAttribute("aria-expanded", "false");
   });
 });
 

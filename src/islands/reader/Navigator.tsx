@@ -286,8 +286,11 @@ export default function Navigator({ rail = false }: Props) {
           event.preventDefault();
           setOpen(false);
         }}
-        // Closed by the page (a jump from "On this page"): the state follows.
-        onClose={() => setOpen(false)}
+        // Closed by the page (a jump from "On this page"): the state follows. (Not when it is open
+        // again by now: the page script closes a drawer it showed to make it modal, openAtOnce.)
+        onClose={() => {
+          if (!dialog.current?.open) setOpen(false);
+        }}
         onClick={(event) => {
           if (event.target === dialog.current) setOpen(false);
         }}
