@@ -6,10 +6,10 @@ export default defineConfig({
   testMatch: "**/*.test.ts",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
-  // Three workers on two cores, each with its own server and database (e2e/server.ts,
-  // e2e/page-test.ts): a worker waiting for its server's site build or a page's timer leaves its
-  // core to another. E2E_WORKERS sets another number.
-  workers: Number(process.env.E2E_WORKERS) || 3,
+  // A worker a core, each with its own server and database (e2e/server.ts, e2e/page-test.ts). A
+  // third worker did not help: the CPU is busy 95 % of the stage with two (site builds included),
+  // and a CI run with three took 723 s against 633 s. E2E_WORKERS sets another number.
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   // Hang guards, not speed checks (times belong to the bench): a test that takes 10-13 s on a quiet
   // machine took over 30 s in a CI run on a machine measured 3-4x slower, with both workers busy.
