@@ -106,23 +106,36 @@ const afterLoad = (work: () => void) =>
   addEventListener("load", () => ("requestIdleCallback" in window ? requestIdleCallback(() => work(), { timeout: 2000 }) : afterFrame(work)), { once: true });
 
 /**
- * Opens a modal dialog in two steps, so that the frame answering the tap styles the dialog alone.
- * A modal dialog makes the rest of the page inert, and Chromium applies that by styling every
- * element of the page again (a trace of the first tap on a phone: all 154 elements, reason
- * "Dialog", most of the tap's time at 4x CPU; issue 33: 3). So the dialog is shown first, not
- * modal, which styles only it, and made modal once that frame is drawn. Between the two it is
- * already where it will be and holds the focus; closing it there hands the focus back to the
- * opener, which the modal one then records as the place to return it to. The transition that
- * slides it in runs on undisturbed, as the dialog never stops being shown.
+ * Opens the chapter drawer so that the frame answering the tap only shows it (issue 33: 3): a
+ * modal dialog makes the rest of the page inert, and Chromium applies that by styling every
+ * element of the page again (a trace of the first tap on a phone: all 155 elements, reason
+ * "Dialog", over half the tap's work at 4x CPU). So the drawer, styled and laid out while closed
+ * (global.css), is shown first, not modal, dimming the page as its backdrop will; it is made modal
+ * once it has slid in, where that work stands in the way of nothing. Until then a press outside
+ * it or Escape closes it, as the modal one's backdrop and Escape would, and the press reaches
+ * nothing behind it. Making it modal keeps the focus where the reader has put it meanwhile.
  */
 export function openAtOnce(dialog: HTMLDialogElement): void {
   dialog.show();
-  afterFrame(() => {
+  const dismiss = (event: Event) => {
+    if ((event as KeyboardEvent).key !== "Escape" && (event.type === "keydown" || dialog.contains(event.target as Node))) return;
+    event.preventDefault();
+    event.stopPropagation();
+    dialog.close();
+  };
+  const modal = () => {
+    for (const type of ["click", "keydown"]) removeEventListener(type, dismiss, true);
     // (Not if it was closed meanwhile, or another script made it modal.)
-    if (!dialog.open || dialog.matches(":modal")) return;
+    if (!dialog.hasAttribute("open") || dialog.matches(":modal")) return;
+    const focused = document.activeElement as HTMLElement | null;
+    // Closing hands the focus back to the opener, which the modal one then records as the place to return it to.
     dialog.close();
     dialog.showModal();
-  });
+    if (focused && dialog.contains(focused)) focused.focus({ preventScroll: true });
+  };
+  for (const type of ["click", "keydown"]) addEventListener(type, dismiss, true);
+  // Once its slide has ended (or was cut short), in the frame after the tap's.
+  requestAnimationFrame(() => Promise.all(dialog.getAnimations().map((slide) => slide.finished)).then(modal, modal));
 }
 
 /** Browser storage, which may be unavailable (private modes): then it reads null and keeps nothing. */
@@ -227,10 +240,15 @@ export function startPage(): void {
   // the drawer at once, which wakes the island, which adopts it (marked answered, so the
   // directive does not replay it); once it is up, the island answers the tap itself.
   const drawer = document.getElementById("chapter-drawer") as HTMLDialogElement | null;
+  // Styled and laid out while still closed (hidden: global.css), once the first frame is drawn,
+  // so the tap that opens it only shows it (issue 33: 3).
+  if (drawer) afterFrame(() => root.setAttribute("data-drawer-ready", ""));
   const asleep = () => drawer?.closest("astro-island")?.hasAttribute("ssr");
   const expanded = (open: boolean) => {
     for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.ariaExpanded = `${open}`;
   };
+  // However it closes (Escape, a press outside it, a jump from "On this page"), the menu says so.
+  drawer?.addEventListener("close", () => drawer.open || expanded(false));
   document.addEventListener(
     "click",
     (event) => {

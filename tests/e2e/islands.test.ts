@@ -32,7 +32,7 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
-  args?: { data?: { type?: string }; elementCount?: number };
+  args?: { data?: { type?: string }; elementCount?: number; beginData?: { dirtyObjects?: number } };
 }
 
 const navigatorUp = (page: Page) => page.waitForFunction(() => !document.querySelector("astro-island[ssr] #chapter-drawer"), undefined, { timeout: 10_000 });
@@ -199,19 +199,25 @@ test.describe("on a phone", () => {
     await navigatorUp(page);
   });
 
-  // A modal dialog makes the rest of the page inert, which Chromium applies by styling every
-  // element of the page again: the frame answering the tap shows the drawer without that, and it
-  // turns modal once that frame is drawn (src/scripts/page.ts, openAtOnce; issue 33: 3). Counted
-  // in the browser's own trace, in elements, not times.
-  test("the tap's frame styles the drawer alone, and the drawer is modal once that frame is drawn", async ({ page, browser }) => {
+  // The tap's frame only shows the drawer: laid out and styled while closed (hidden), it is shown,
+  // not yet modal, and made modal once that frame is drawn (src/scripts/page.ts, openAtOnce;
+  // issue 33: 3). A modal dialog makes the rest of the page inert, which Chromium applies by
+  // styling every element of the page again. Counted in the browser's own trace: elements and
+  // layout objects, not times.
+  test("the tap's frame styles the drawer alone and lays out next to nothing; the drawer is modal once that frame is drawn", async ({ page, browser }) => {
     await page.goto(`/${chapters[0]!.slug}`);
     await hydrated(page);
+    await expect(page.locator("html[data-drawer-ready]")).toHaveCount(1);
     const counts = await page.evaluate(() => ({
       drawer: document.querySelectorAll("#chapter-drawer, #chapter-drawer *").length,
       // Everything else the page shows, which a modal dialog's inertness styles again.
-      rest: [...document.querySelectorAll("body *")].filter((element) => element.getClientRects().length > 0).length,
+      rest: [...document.querySelectorAll("body *")].filter((element) => !element.closest("#chapter-drawer") && element.getClientRects().length > 0).length,
+      laidOut: document.querySelectorAll("#chapter-drawer a").length > 0 && document.getElementById("chapter-drawer")!.getClientRects().length > 0,
     }));
     expect(counts.rest).toBeGreaterThan(60);
+    // Closed, it is laid out already, and hidden.
+    expect(counts.laidOut).toBe(true);
+    await expect(page.getByRole("dialog", { name: "Chapters", includeHidden: true })).toBeHidden();
     await browser.startTracing(page, { categories: ["devtools.timeline"] });
     await page.getByRole("button", { name: "Open the chapter list" }).tap();
     const drawer = page.getByRole("dialog", { name: "Chapters" });
@@ -219,17 +225,50 @@ test.describe("on a phone", () => {
     await expect.poll(() => drawer.evaluate((element) => element.matches(":modal"))).toBe(true);
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
     const click = traceEvents.find((event) => event.name === "EventDispatch" && event.args?.data?.type === "click")!;
-    const inClick = (event: TraceEvent) => event.pid === click.pid && event.tid === click.tid && event.ts >= click.ts && event.ts <= click.ts + click.dur!;
-    const styled = traceEvents.filter((event) => event.name === "UpdateLayoutTree" && inClick(event)).reduce((sum, event) => sum + (event.args?.elementCount ?? 0), 0);
-    // The drawer, the page's root (the scroll lock) and the search box's inner parts: not the rest.
-    expect(styled).toBeGreaterThanOrEqual(counts.drawer);
-    expect(styled).toBeLessThan(counts.drawer + 25);
+    const inClick = (name: string) =>
+      traceEvents.filter((event) => event.name === name && event.pid === click.pid && event.tid === click.tid && event.ts >= click.ts && event.ts <= click.ts + click.dur!);
+    const styled = inClick("UpdateLayoutTree").reduce((sum, event) => sum + (event.args?.elementCount ?? 0), 0);
+    const laidOut = inClick("Layout").reduce((sum, event) => sum + (event.args?.beginData?.dirtyObjects ?? 0), 0);
+    // At most the drawer's own elements (it turns visible), none of the page's others; and the
+    // page's root, whose scroll it locks, and little else laid out (the drawer alone is some 100).
+    expect(styled).toBeLessThanOrEqual(counts.drawer + 5);
+    expect(laidOut).toBeLessThanOrEqual(10);
     // Modal now: the focus inside; Escape closes it and gives the focus back to the menu.
     await expect(drawer.getByRole("button", { name: "Close the chapter list" })).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
     await expect(page.getByRole("button", { name: "Open the chapter list" })).toBeFocused();
     await expect(page.getByRole("button", { name: "Open the chapter list" })).toHaveAttribute("aria-expanded", "false");
+  });
+
+  // Before it is modal (while it slides in), the drawer acts as the modal one: the page is
+  // dimmed, a press outside it closes it and reaches nothing behind, and so does Escape. (The
+  // slide is made to last here, so the test surely acts while it runs.)
+  test("while the drawer slides in, the page is dimmed, a press outside it closes it and reaches nothing behind, and Escape closes it", async ({ page }) => {
+    // (The navigator kept asleep: the page script answers both taps.)
+    await holdIsland(page, "Navigator");
+    await page.goto(`/${chapters[0]!.slug}`);
+    await hydrated(page);
+    await page.addStyleTag({ content: ".drawer[open] { transition-duration: 60s !important }" });
+    await page.evaluate(() => {
+      const w = window as unknown as { reached: number };
+      w.reached = 0;
+      document.querySelector("main")!.addEventListener("click", () => w.reached++);
+    });
+    const drawer = page.getByRole("dialog", { name: "Chapters" });
+    const menu = page.getByRole("button", { name: "Open the chapter list" });
+    const state = () => drawer.evaluate((element) => ({ modal: element.matches(":modal"), dimmed: getComputedStyle(element).boxShadow.includes("rgba(0, 0, 0, 0.45)") }));
+    await menu.tap();
+    expect(await state()).toEqual({ modal: false, dimmed: true });
+    await page.touchscreen.tap(370, 600);
+    await expect(drawer).toBeHidden();
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    expect(await page.evaluate(() => (window as unknown as { reached: number }).reached)).toBe(0);
+    await menu.tap();
+    expect(await state()).toEqual({ modal: false, dimmed: true });
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await expect(page).toHaveURL(`/${chapters[0]!.slug}`);
   });
 });
 
