@@ -257,7 +257,11 @@ test.describe("on a phone", () => {
     });
     const drawer = page.getByRole("dialog", { name: "Chapters" });
     const menu = page.getByRole("button", { name: "Open the chapter list" });
-    const state = () => drawer.evaluate((element) => ({ modal: element.matches(":modal"), dimmed: getComputedStyle(element).boxShadow.includes("rgba(0, 0, 0, 0.45)") }));
+    const state = () =>
+      drawer.evaluate((element) => {
+        const dim = getComputedStyle(document.querySelector(".site-header")!, "::after");
+        return { modal: element.matches(":modal"), dimmed: dim.position === "fixed" && dim.backgroundColor === "rgba(0, 0, 0, 0.45)" };
+      });
     await menu.tap();
     expect(await state()).toEqual({ modal: false, dimmed: true });
     await page.touchscreen.tap(370, 600);
