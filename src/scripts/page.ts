@@ -115,10 +115,11 @@ const afterLoad = (work: () => void) =>
  * it or Escape closes it, as the modal one's backdrop and Escape would, and the press reaches
  * nothing behind it. Making it modal keeps the focus where the reader has put it meanwhile.
  */
-export function openAtOnce(dialog: HTMLDialogElement): void {
+function openAtOnce(dialog: HTMLDialogElement): void {
   dialog.show();
   const dismiss = (event: Event) => {
-    if ((event as KeyboardEvent).key !== "Escape" && (event.type === "keydown" || dialog.contains(event.target as Node))) return;
+    const dismisses = event.type === "click" ? !dialog.contains(event.target as Node) : (event as KeyboardEvent).key === "Escape";
+    if (!dismisses) return;
     event.preventDefault();
     event.stopPropagation();
     dialog.close();
