@@ -119,6 +119,37 @@ test("a tap that lands while the navigator hydrates, after its first render, kee
   await expect(drawer).toBeHidden();
 });
 
+test("an Escape that lands while the navigator hydrates, after its first render read the drawer open, closes it for good", async ({ page }) => {
+  const navigator = await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  const drawer = page.getByRole("dialog", { name: "Chapters" });
+  const toggle = page.getByRole("button", { name: "Open the chapter list" });
+  await toggle.click();
+  await expect.poll(() => drawer.evaluate((element) => element.matches(":modal"))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+  // The island's first render reads the drawer as it was before the Escape (open), as it does when
+  // the key lands between that render and its commit (a run on a loaded machine saw it open again).
+  await page.evaluate(() => {
+    const element = document.getElementById("chapter-drawer")!;
+    const open = Object.getOwnPropertyDescriptor(HTMLDialogElement.prototype, "open")!;
+    Object.defineProperty(element, "open", {
+      configurable: true,
+      get() {
+        delete (element as { open?: boolean }).open;
+        return true;
+      },
+      set: open.set,
+    });
+  });
+  navigator.release();
+  await navigatorUp(page);
+  await page.waitForTimeout(300);
+  await expect(drawer).toBeHidden();
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+});
+
 test("a tap on the drawer's close button while the navigator loads is kept, and closes it once the navigator is up", async ({ page }) => {
   const navigator = await holdIsland(page, "Navigator");
   await page.goto(`/${chapters[0]!.slug}`);

@@ -148,11 +148,12 @@ export default function Navigator({ rail = false }: Props) {
     const expanded = (value: boolean) => {
       for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.setAttribute("aria-expanded", `${value}`);
     };
-    // A tap that landed while this island was hydrating (after its first render read the drawer
-    // closed, before this commit) opened the drawer through the page script: it is kept.
-    const adopt = !settled.current && !open && element.open;
+    // The drawer may have opened or closed while this island was hydrating, after its first render
+    // read it and before this commit (a tap on the menu, through the page script; Escape): the
+    // drawer as it is now wins, never the state read then.
+    const adopt = !settled.current && open !== element.open;
     settled.current = true;
-    if (adopt) return setOpen(true);
+    if (adopt) return setOpen(element.open);
     expanded(open);
     if (!open) {
       if (element.open) element.close();
