@@ -15,6 +15,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { projectRoot, startProduct, type ProductServer } from "../tests/support/product-server.ts";
 import { tapOnce } from "./lib/first-tap.ts";
+import { ensureChromium, FULL_BROWSER } from "../tests/support/chromium.ts";
 
 const base = process.env.BASE || "e42f49c";
 const rounds = Number(process.env.ROUNDS || 7);
@@ -43,7 +44,7 @@ try {
   const theirs = await start("base", checkout);
   servers.push(theirs);
   const urls = { ours: await firstChapter(ours), base: await firstChapter(theirs) };
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const browser = await chromium.launch({ executablePath: ensureChromium(FULL_BROWSER), args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   type Figures = { open: number[]; painted: number[] };
   const taps: Record<"ours" | "base", Figures> = { ours: { open: [], painted: [] }, base: { open: [], painted: [] } };
   try {

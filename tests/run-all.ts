@@ -1,31 +1,15 @@
 /**
  * `npm test`: unit, API and integration tests (vitest), then end-to-end tests (Playwright in
- * Debian's Chromium). Installs Chromium with apt-get when it is missing and this is root; under
- * CI=true a missing browser fails the run rather than skipping anything.
+ * Debian's Chromium headless shell, installed when it is missing: support/chromium.ts); a missing
+ * browser fails the run rather than skipping anything.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ensureChromium, HEADLESS_SHELL } from "./support/chromium.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const results = path.join(root, "test-results");
-const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-
-function ensureChromium(): void {
-  if (fs.existsSync(chromium)) return;
-  if (process.getuid?.() === 0) {
-    console.log("Chromium is missing: installing Debian's chromium package...");
-    execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], {
-      stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-  }
-  if (!fs.existsSync(chromium)) {
-    throw new Error(`No Chromium at ${chromium}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
-  }
-}
-
 const timings: string[] = [];
 
 function run(label: string, args: string[]): boolean {
@@ -55,7 +39,7 @@ function counts(): { passed: number; failed: number } {
 
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(results, { recursive: true });
-ensureChromium();
+ensureChromium(HEADLESS_SHELL);
 const unitOk = run("unit, API and integration tests (vitest)", [
   "vitest",
   "run",

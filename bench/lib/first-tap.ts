@@ -8,6 +8,7 @@
  * asserted.
  */
 import { chromium, type Browser } from "@playwright/test";
+import { ensureChromium, FULL_BROWSER } from "../../tests/support/chromium.ts";
 
 export interface FirstTap {
   /** ms from touch to the frame with the drawer open (its first animation frame callback). */
@@ -76,7 +77,7 @@ export async function tapOnce(browser: Browser, url: string, idleMs: number): Pr
 /** Medians of `runs` first taps on `url`, at load and after `idleMs` idle. */
 export async function firstTap(url: string, { runs = 3, idleMs = 5000 } = {}): Promise<Record<string, FirstTap>> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    executablePath: ensureChromium(FULL_BROWSER),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -5,13 +5,14 @@
  */
 import { chromium } from "@playwright/test";
 import { firstView, type Kind } from "../../tests/support/first-view.ts";
+import { ensureChromium, FULL_BROWSER } from "../../tests/support/chromium.ts";
 
 export type FirstViewFigures = Record<"totalKB" | `${Kind}KB`, number> & { originRequests: number };
 
 const kb = (bytes: number) => Number((bytes / 1024).toFixed(1));
 
 export async function firstViews(urls: Record<string, string>, viewport = { width: 390, height: 844 }): Promise<Record<string, FirstViewFigures>> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({ executablePath: ensureChromium(FULL_BROWSER), args: ["--no-sandbox", "--disable-gpu"] });
   const figures: Record<string, FirstViewFigures> = {};
   try {
     for (const [name, url] of Object.entries(urls)) {

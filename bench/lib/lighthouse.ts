@@ -5,6 +5,7 @@
  */
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { ensureChromium, FULL_BROWSER } from "../../tests/support/chromium.ts";
 
 export interface LighthouseFigures {
   score: number;
@@ -19,7 +20,7 @@ export interface LighthouseFigures {
 /** Debian's Chromium, headless, as every Lighthouse run of the bench drives it. */
 export function launchChromium(): Promise<chromeLauncher.LaunchedChrome> {
   return chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    chromePath: ensureChromium(FULL_BROWSER),
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
 }

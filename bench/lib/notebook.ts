@@ -25,6 +25,7 @@ import { issueAccessCode } from "../../src/server/repositories/access-codes.ts";
 import { createNotebook, sealNote } from "../../src/lib/notebook/crypto.ts";
 import { createScratchDatabase } from "../../tests/support/databases.ts";
 import { startProduct } from "../../tests/support/product-server.ts";
+import { ensureChromium, FULL_BROWSER } from "../../tests/support/chromium.ts";
 
 const CODES = 500;
 const NOTES = 200;
@@ -154,7 +155,7 @@ export async function notebookScale(baseUrl: string, log: (line: string) => void
       });
 
       // /profile in Chromium: open the notebook once (the passphrase), then reload and time the listing.
-      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+      const browser = await chromium.launch({ executablePath: ensureChromium(FULL_BROWSER), args: ["--no-sandbox", "--disable-gpu"] });
       const listed: Array<{ afterAnswerMs: number; fromNavigationMs: number }> = [];
       try {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
