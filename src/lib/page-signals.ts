@@ -48,6 +48,9 @@ export const FULL_SHEET_ID = "full-sheet";
  */
 export const FACE_LATER = "later";
 
+/** The book face's family (its @font-face rules: fonts.css and src/styles/book-font.ts; theme.css sets it). */
+export const BOOK_FACE = "Source Serif 4 Variable";
+
 /**
  * The chapter drawer's "On this page" list (issue 20: 5): the element whose items the chapter page
  * function fills in. The Navigator island renders it with this placeholder in the chapter shell,

@@ -23,6 +23,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import subsetFont from "subset-font";
+import { BOOK_FACE } from "../lib/page-signals.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SOURCE_DIR = path.join(ROOT, "node_modules/@fontsource-variable/source-serif-4/files");
@@ -90,7 +91,7 @@ const sourceOf = (style: (typeof STYLES)[number]) => path.join(SOURCE_DIR, `sour
  */
 function coreCss(range: string): string {
   const face = (style: string) =>
-    `@font-face {\n  font-family: "Source Serif 4 Variable";\n  font-style: ${style};\n  font-display: swap;\n  font-weight: ${WEIGHTS.min} ${WEIGHTS.max};\n` +
+    `@font-face {\n  font-family: "${BOOK_FACE}";\n  font-style: ${style};\n  font-display: swap;\n  font-weight: ${WEIGHTS.min} ${WEIGHTS.max};\n` +
     `  src: url("./book-core-${style}.woff2") format("woff2");\n  unicode-range: ${range};\n}\n`;
   return STYLES.map(face).join("");
 }
