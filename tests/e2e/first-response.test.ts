@@ -194,11 +194,45 @@ test("on a first visit the full sheet and the book's face are fetched only once 
   expect(cold.loaded).toBeGreaterThan(0);
   expect(cold.sheets[0]).toBeGreaterThanOrEqual(cold.loaded);
   expect(cold.faces[0]).toBeGreaterThanOrEqual(cold.loaded);
-  // Then the page is in the face, and the browser remembers it has it.
-  expect(await page.evaluate(() => document.documentElement.dataset.face ?? null)).toBeNull();
+  // Then the page is in the face (once it is in: the next test), and the browser remembers it has it.
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.face ?? null)).toBeNull();
   expect(await page.evaluate(() => localStorage.getItem("book-face"))).toBe("1");
   await page.goto(`${site.url}/${second!.slug}`);
   expect(await page.evaluate(() => sessionStorage.getItem("faceAtParse"))).toBe("none");
+  await context.close();
+});
+
+test("the full sheet and the book's face go into the page in one step, once both are in: the sheet waits unapplied for the face", async ({ browser, site, request }) => {
+  const [first] = await operatorChapters(request);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route(/\/_astro\/book-core-normal\.[^/]+\.woff2$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // Which of the two changes each batch of mutations on the page held.
+  await context.addInitScript(() => {
+    const batches: string[][] = [];
+    (window as unknown as { __batches: string[][] }).__batches = batches;
+    new MutationObserver((records) => {
+      const changes = records.filter((record) => record.attributeName === "media" || record.attributeName === "data-face").map((record) => `${record.attributeName} ${(record.target as Element).getAttribute(record.attributeName!) ?? "removed"}`);
+      if (changes.length) batches.push(changes);
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["media", "data-face"] });
+  });
+  const page = await context.newPage();
+  await page.goto(`${site.url}/${first!.slug}`);
+  // The sheet has arrived, and waits unapplied while the face is on its way.
+  await expect.poll(() => page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"][media="print"]')].some((link) => link.sheet !== null))).toBe(true);
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => document.documentElement.dataset.face)).toBe("later");
+  expect(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"][media="print"]').length)).toBe(1);
+  release();
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.face ?? null)).toBeNull();
+  expect(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"][media]').length)).toBe(0);
+  // Both in one batch: one restyle and one layout of the page.
+  const batches = await page.evaluate(() => (window as unknown as { __batches: string[][] }).__batches);
+  expect(batches.at(-1)).toEqual(["media removed", "data-face removed"]);
   await context.close();
 });
 
