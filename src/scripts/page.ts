@@ -224,30 +224,29 @@ export function startPage(): void {
   for (const type of ["pointerdown", "keydown"]) addEventListener(type, () => (touched = true), { capture: true, once: true, passive: true });
   // (A press that ends in neither a click nor a cancel still gets them, a moment later.)
   afterLoad(() => (touched ? setTimeout(later, 1500) : later()));
-  // The sheet is fetched unapplied (media="print") and the face loaded unused; once both are in,
-  // they go into the page in one step: one restyle and one layout of the whole page, where
-  // applying each as it came took three (a phone at 4x: some 100 ms at the mark's removal, 50 at
-  // the sheet's arrival, then the face's), any of which a tap landing then waited behind.
+  // The face is loaded unused, once the sheet is in (whose own @font-face rules the page then
+  // uses), and only then used: the page is restyled and laid out once for it, where taking the
+  // mark away at once cost a phone at 4x a whole-page restyle and layout (87-105 ms) while the face
+  // was still on its way, and another layout when it came, either of which a tap waited behind.
   let fetching = false;
   const later = () => {
     // (Once: whichever of the load, a press or a key comes first.)
     if (fetching) return;
     fetching = true;
     const sheet = document.getElementById(FULL_SHEET_ID) as HTMLTemplateElement | null;
-    // (Its links carry no media of their own: src/build/critical-css.ts.)
     const links = [...(sheet?.content.querySelectorAll("link") ?? [])];
-    const fetched = links.map((link) => new Promise((done) => (link.onload = link.onerror = done)));
-    for (const link of links) link.media = "print";
+    const sheetIn = Promise.allSettled(links.map((link) => new Promise((done) => (link.onload = link.onerror = done))));
     if (sheet) document.head.append(sheet.content);
-    // (The core file only: a character every page sets, which it holds.)
-    if (root.dataset.face) fetched.push(document.fonts.load(`1em "${BOOK_FACE}"`, "a"));
-    void Promise.allSettled(fetched).then(() => {
-      for (const link of links) link.removeAttribute("media");
-      if (root.dataset.face) {
+    if (!root.dataset.face) return;
+    // (Once the sheet's rules are drawn, so its faces are the ones loaded; the core file only: a
+    // character every page sets, which it holds.)
+    void sheetIn
+      .then(() => new Promise((drawn) => afterFrame(() => drawn(0))))
+      .then(() => document.fonts.load(`1em "${BOOK_FACE}"`, "a"))
+      .finally(() => {
         delete root.dataset.face;
         write(FACE_KEY, "1");
-      }
-    });
+      });
   };
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).

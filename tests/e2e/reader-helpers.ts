@@ -23,16 +23,17 @@ export async function operatorChapters(request: APIRequestContext): Promise<List
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
-    async () =>
+    () =>
       document.querySelectorAll('astro-island[ssr]:not([client="interaction"])').length === 0 &&
       !document.documentElement.dataset.face &&
       !(document.getElementById("full-sheet") as HTMLTemplateElement | null)?.content.childElementCount &&
       // (Laid out first: the face is fetched once text is set in it.)
-      document.body.offsetWidth >= 0 &&
-      (await document.fonts.ready) !== null,
+      document.body.offsetWidth >= 0,
     undefined,
     { timeout: 10_000 },
   );
+  // (Apart: waitForFunction takes a promise for true at once, so an async check never waited.)
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
 }
 
 /** Whether the island whose component file starts with `name` (Navigator, Toasts) is still asleep. */
