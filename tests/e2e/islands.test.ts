@@ -35,6 +35,25 @@ interface TraceEvent {
   args?: { data?: { type?: string }; elementCount?: number; beginData?: { dirtyObjects?: number } };
 }
 
+/**
+ * Has the drawer's next read of `open` (the island's first render) answer `value`, whatever the
+ * drawer is: as when it opens or closes between that render and the island's commit.
+ */
+function nextReadOfOpen(page: Page, value: boolean): Promise<void> {
+  return page.evaluate((value) => {
+    const drawer = document.getElementById("chapter-drawer")!;
+    const open = Object.getOwnPropertyDescriptor(HTMLDialogElement.prototype, "open")!;
+    Object.defineProperty(drawer, "open", {
+      configurable: true,
+      get() {
+        delete (drawer as { open?: boolean }).open;
+        return value;
+      },
+      set: open.set,
+    });
+  }, value);
+}
+
 const navigatorUp = (page: Page) => page.waitForFunction(() => !document.querySelector("astro-island[ssr] #chapter-drawer"), undefined, { timeout: 10_000 });
 
 test("until the reader touches it, a chapter page runs its page script and no island", async ({ page }) => {
@@ -97,18 +116,7 @@ test("a tap that lands while the navigator hydrates, after its first render, kee
   await expect(drawer).toBeVisible();
   // The island's first render reads the drawer as it was before the tap (closed), as it does when
   // the tap lands between that render and its commit (a CI run saw the drawer closed then).
-  await page.evaluate(() => {
-    const drawer = document.getElementById("chapter-drawer")!;
-    const open = Object.getOwnPropertyDescriptor(HTMLDialogElement.prototype, "open")!;
-    Object.defineProperty(drawer, "open", {
-      configurable: true,
-      get() {
-        delete (drawer as { open?: boolean }).open;
-        return false;
-      },
-      set: open.set,
-    });
-  });
+  await nextReadOfOpen(page, false);
   navigator.release();
   await navigatorUp(page);
   await page.waitForTimeout(300);
@@ -131,18 +139,7 @@ test("an Escape that lands while the navigator hydrates, after its first render 
   await expect(drawer).toBeHidden();
   // The island's first render reads the drawer as it was before the Escape (open), as it does when
   // the key lands between that render and its commit (a run on a loaded machine saw it open again).
-  await page.evaluate(() => {
-    const element = document.getElementById("chapter-drawer")!;
-    const open = Object.getOwnPropertyDescriptor(HTMLDialogElement.prototype, "open")!;
-    Object.defineProperty(element, "open", {
-      configurable: true,
-      get() {
-        delete (element as { open?: boolean }).open;
-        return true;
-      },
-      set: open.set,
-    });
-  });
+  await nextReadOfOpen(page, true);
   navigator.release();
   await navigatorUp(page);
   await page.waitForTimeout(300);
