@@ -2,13 +2,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fontFaces, inlineCriticalCss, inlineFontFaces, trimmed, withoutFontFaces } from "./critical-css.ts";
+import { declarations, inlineCriticalCss, inlineDeclarations, trimmed, withoutDeclarations } from "./critical-css.ts";
 
 const site = fs.mkdtempSync(path.join(os.tmpdir(), "critical-css-"));
 afterAll(() => fs.rmSync(site, { recursive: true, force: true }));
 fs.mkdirSync(path.join(site, "_astro"));
+const FACE = `@font-face{font-family:"Book";src:url(/_astro/book.woff2)format("woff2")}`;
+const PROPERTY = `@property --tw-unread{syntax:"*";inherits:false;initial-value:0}`;
 const SHEET =
-  `@font-face{font-family:"Book";src:url(/_astro/book.woff2)format("woff2")}` +
+  FACE +
+  PROPERTY +
   `.used{color:red}.unused{color:blue}html[data-auth="in"] .anon-only{display:none}.drawer-link{color:green}`;
 fs.writeFileSync(path.join(site, "_astro/site.css"), SHEET);
 const LINK = `<link rel="stylesheet" href="/_astro/site.css">`;
@@ -22,6 +25,8 @@ describe("inlineCriticalCss", () => {
     expect(head).not.toContain(LINK);
     const css = /<style>([\s\S]*)<\/style>/.exec(head!)![1]!;
     expect(css).toContain('@font-face{font-family:"Book"');
+    // Every registered property of the sheet, whether or not the page's own rules read it.
+    expect(css).toContain("@property --tw-unread");
     expect(css).toContain(".used{color:red}");
     // A signed-in reader's state, which the built page cannot show, is kept.
     expect(css).toContain('html[data-auth="in"] .anon-only');
@@ -44,33 +49,47 @@ describe("inlineCriticalCss", () => {
     expect(out).not.toContain("specimen");
   });
 
+  it("keeps the root's, the body's, the bare pseudo-elements' and the kept states' rules in their form without layers, as it keeps them with layers", async () => {
+    const unlayered = String.raw`html:not(#\#):not(#\#){background:black}body:not(#\#){margin:0}:not(#\#)::before,:not(#\#):after{box-sizing:border-box}:not(#\#)::placeholder{color:gray}:focus-visible:not(#\#):not(#\#){outline:solid}.gone:not(#\#){color:red}`;
+    fs.writeFileSync(path.join(site, "_astro/unlayered.css"), unlayered);
+    const out = await inlineCriticalCss(site, page("<p>x</p>").replace("site.css", "unlayered.css"));
+    const css = /<style>([\s\S]*)<\/style>/.exec(out)![1]!;
+    expect(css).toContain("{background:black}");
+    expect(css).toContain("{margin:0}");
+    expect(css).toContain("{box-sizing:border-box}");
+    expect(css).toContain("::placeholder{color:gray}");
+    expect(css).toContain("{outline:solid}");
+    expect(css).not.toContain(".gone");
+  });
+
   it("leaves a page that links no stylesheet of the site as it is", async () => {
     const bare = "<html><head></head><body><p>x</p></body></html>";
     expect(await inlineCriticalCss(site, bare)).toBe(bare);
   });
 });
 
-describe("the faces, declared once", () => {
-  it("fontFaces takes the @font-face rules; withoutFontFaces leaves the rest; inlineFontFaces puts them in a page that keeps its links", () => {
-    expect(fontFaces(SHEET)).toBe(`@font-face{font-family:"Book";src:url(/_astro/book.woff2)format("woff2")}`);
-    expect(withoutFontFaces(SHEET)).not.toContain("@font-face");
-    expect(withoutFontFaces(SHEET)).toContain(".used{color:red}");
-    const admin = inlineFontFaces(site, page("<p>admin</p>"));
+describe("the faces and registered properties, declared once", () => {
+  it("declarations takes the @font-face and @property rules; withoutDeclarations leaves the rest; inlineDeclarations puts them in a page that keeps its links", () => {
+    expect(declarations(SHEET)).toBe(FACE + PROPERTY);
+    expect(withoutDeclarations(SHEET)).not.toMatch(/@font-face|@property/);
+    expect(withoutDeclarations(SHEET)).toContain(".used{color:red}");
+    const admin = inlineDeclarations(site, page("<p>admin</p>"));
     expect(admin).toContain(LINK);
-    expect(admin).toContain(`<style>@font-face{font-family:"Book"`);
+    expect(admin).toContain(`<style>${FACE}${PROPERTY}</style>`);
   });
 });
 
 describe("trimmed", () => {
-  it("drops Tailwind's fallback layer for browsers without @property, and @property rules nothing reads", () => {
-    const css =
-      "@layer properties{@supports ((-webkit-hyphens:none)){*,:before,:after{--tw-a:0}}}" +
-      "@property --tw-read{syntax:'*';inherits:false}@property --tw-unread{syntax:'*';inherits:false}" +
-      ".x{box-shadow:var(--tw-read)}";
-    const out = trimmed(css);
-    expect(out).not.toContain("@layer properties");
-    expect(out).toContain("@property --tw-read");
-    expect(out).not.toContain("--tw-unread");
-    expect(out).toContain(".x{box-shadow:var(--tw-read)}");
+  const fallback = "@supports ((-webkit-hyphens:none)){*,:before,:after{--tw-a:0;--tw-b:initial}}";
+  it("drops Tailwind's fallback for browsers without @property, in its layer or without one, and the @property rules (declarations has them)", () => {
+    for (const css of [`@layer properties{${fallback}}`, fallback]) {
+      const out = trimmed(`${css}@property --tw-read{syntax:'*';inherits:false}.x{box-shadow:var(--tw-read)}`);
+      expect(out).toBe(".x{box-shadow:var(--tw-read)}");
+    }
+  });
+
+  it("keeps any other @supports block", () => {
+    const css = "@supports (color:color-mix(in lab,red,red)){::placeholder{color:color-mix(in oklab,currentcolor 50%,transparent)}}";
+    expect(trimmed(css)).toBe(css);
   });
 });

@@ -37,8 +37,32 @@ import { renderChapterBody, renderOnThisPage } from "../lib/chapter-body.ts";
 import { FULL_SHEET_ID, ON_THIS_PAGE_SHELL } from "../lib/page-signals.ts";
 import { SHELL_PATH, shellPlaceholders } from "../lib/chapter-shell.ts";
 
-/** Selectors of states the built HTML does not show, kept whether or not they match it. */
-export const KEPT_STATES = [/data-auth/, /data-face/, /data-visible/, /data-has-note/, /\[open\]/, /aria-current/, /(^|\s):focus-visible$/, /^::placeholder$/];
+/**
+ * A compound's specificity as the sheet without layers raises it (unlayered.ts): `:not(#\#)`,
+ * any number of times (before a pseudo-element, after a pseudo-class), which the rules below allow
+ * wherever a bare pseudo-class or element stands.
+ */
+const RAISED = String.raw`(?::not\(#\\#\))*`;
+
+/**
+ * Selectors of states the built HTML does not show, kept whether or not they match it; and what
+ * Beasties keeps whatever the page holds (a bare `html`, `body` or `:root`, `::before` and
+ * `::after`), in their raised form: Beasties matches that against the page's body instead, so
+ * `html:not(#\#)` matched nothing, and the page lost its background and colours until the full
+ * sheet came, and the pseudo-elements the preflight's box-sizing and borders.
+ */
+export const KEPT_STATES = [
+  /data-auth/,
+  /data-face/,
+  /data-visible/,
+  /data-has-note/,
+  /\[open\]/,
+  /aria-current/,
+  new RegExp(String.raw`(^|\s)${RAISED}:focus-visible${RAISED}$`),
+  new RegExp(`^${RAISED}::placeholder$`),
+  new RegExp(`^(html|body|:root)${RAISED}$`),
+  new RegExp(`^${RAISED}::?(before|after)$`),
+];
 
 /** Every kind of markup a chapter can hold (src/lib/markup.ts), and subsections with and without a photo. */
 const SPECIMEN_CONTENT = [
@@ -104,7 +128,7 @@ export async function inlineCriticalCss(siteDir: string, html: string, { cutFrom
     .filter((style) => !before.has(style))
     .join("");
   if (!rules) throw new Error("Beasties cut no CSS for a page with a stylesheet.");
-  const css = trimmed(sheets.map(({ href }) => fontFaces(sheetText(siteDir, href))).join("") + rules);
+  const css = sheets.map(({ href }) => declarations(sheetText(siteDir, href))).join("") + trimmed(rules);
   let page = html;
   for (const { link } of sheets) page = page.replace(link, "");
   page = page.replace(/<\/head>/, `<style>${css}</style></head>`);
@@ -123,47 +147,56 @@ function laterSheets(scripted: boolean, links: string): string {
 }
 
 /** A page that keeps its stylesheets as they are (the admin panel) with the book's faces inline, as every page has them. */
-export function inlineFontFaces(siteDir: string, html: string): string {
+export function inlineDeclarations(siteDir: string, html: string): string {
   const faces = linkedSheets(html)
-    .map(({ href }) => fontFaces(sheetText(siteDir, href)))
+    .map(({ href }) => declarations(sheetText(siteDir, href)))
     .join("");
   return faces ? html.replace(/<\/head>/, `<style>${faces}</style></head>`) : html;
 }
 
 /**
- * The @font-face rules of a sheet. Each page carries them inline, and the sheets then no longer
- * do (withoutFontFaces): Beasties keeps the faces of families it can name in the rules it keeps,
- * and the book's are named through custom properties (--font-book), so it kept none, and the text
- * painted in a fallback of other metrics until the sheet came. And a face declared again by the
- * sheet would be a new face to the browser, loaded and swapped in again.
+ * A sheet's document-wide declarations: its @font-face and @property rules. Each page carries them
+ * inline, and the sheets then no longer do (withoutDeclarations).
+ * - The faces: Beasties keeps the faces of families it can name in the rules it keeps, and the
+ *   book's are named through custom properties (--font-book), so it kept none, and the text
+ *   painted in a fallback of other metrics until the sheet came. And a face declared again by the
+ *   sheet would be a new face to the browser, loaded and swapped in again.
+ * - The registered custom properties (Tailwind's --tw-*, each with an initial value): registering
+ *   one gives every element of the page a new computed value, so a sheet that brought those the
+ *   inline CSS lacked restyled and laid out the whole page when it arrived (56-85 ms on a phone at
+ *   4x, in the way of a tap then: issue 33: 3). Declared from the first response, the sheet's
+ *   arrival changes no element's style.
  */
-export function fontFaces(css: string): string {
-  const faces: string[] = [];
-  postcss.parse(css).walkAtRules("font-face", (rule) => void faces.push(rule.toString()));
-  return faces.join("");
+export function declarations(css: string): string {
+  const rules: string[] = [];
+  postcss.parse(css).walkAtRules(/^(font-face|property)$/, (rule) => void rules.push(rule.toString()));
+  return rules.join("");
 }
 
-/** The sheet without its @font-face rules (each page declares them inline: fontFaces). */
-export function withoutFontFaces(css: string): string {
+/** The sheet without its @font-face and @property rules (each page declares them inline: declarations). */
+export function withoutDeclarations(css: string): string {
   const root = postcss.parse(css);
-  root.walkAtRules("font-face", (rule) => void rule.remove());
+  root.walkAtRules(/^(font-face|property)$/, (rule) => void rule.remove());
   return root.toString();
 }
 
 /**
- * The cut without what cannot matter before the full sheet arrives: Tailwind's fallback for
- * browsers without @property (`@layer properties`, whose @supports test only such browsers pass:
- * they get it from the full sheet), and @property rules for custom properties nothing inline reads.
+ * The cut without Tailwind's fallback for browsers without @property (an @supports block only such
+ * browsers pass, which sets every --tw-* property on every element: they get it from the full
+ * sheet), and without the @property rules it holds (the page declares all of the sheet's:
+ * declarations).
  */
 export function trimmed(css: string): string {
   const root = postcss.parse(css);
+  const onlyTailwindDefaults = (rule: postcss.AtRule) =>
+    rule.nodes?.every((node) => node.type === "rule" && node.nodes.every((decl) => decl.type === "decl" && decl.prop.startsWith("--tw-")));
+  root.walkAtRules("supports", (rule) => {
+    if (onlyTailwindDefaults(rule)) rule.remove();
+  });
   root.walkAtRules("layer", (rule) => {
-    if (rule.params === "properties" && rule.nodes?.every((node) => node.type === "atrule" && node.name === "supports")) rule.remove();
+    if (rule.nodes?.length === 0) rule.remove();
   });
-  const text = root.toString();
-  root.walkAtRules("property", (rule) => {
-    if (!text.includes(`var(${rule.params}`)) rule.remove();
-  });
+  root.walkAtRules("property", (rule) => void rule.remove());
   return root.toString();
 }
 

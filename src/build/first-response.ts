@@ -3,7 +3,8 @@
  * the other integrations' edits: each reader page carries the CSS its elements use inline and
  * loads the full sheet at its end (critical-css.ts), and its policy names only its own inline
  * scripts (script-hashes.ts), which no longer include Astro's island runtime where the page script
- * brings it (island-runtime.ts). The admin panel is the operator's, not a reader's first view: it
+ * brings it (island-runtime.ts), and links the sheets without their cascade layers (unlayered.ts),
+ * which it adds after the first paint. The admin panel is the operator's, not a reader's first view: it
  * keeps its stylesheets where they are. Every page declares the book's faces inline, and the
  * sheets then no longer do (critical-css.ts says why).
  */
@@ -12,9 +13,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { SHELL_PATH } from "../lib/chapter-shell.ts";
-import { inlineCriticalCss, inlineFontFaces, linkedSheets, shellSpecimen, withoutFontFaces } from "./critical-css.ts";
+import { inlineCriticalCss, inlineDeclarations, linkedSheets, shellSpecimen, withoutDeclarations } from "./critical-css.ts";
 import { pageScriptTest, withoutInlineRuntime } from "./island-runtime.ts";
 import { ownScriptHashes } from "./script-hashes.ts";
+import { linkUnlayered } from "./unlayered.ts";
 
 const UNTOUCHED = new Set(["admin.html"]);
 
@@ -25,6 +27,7 @@ export function firstResponse(): AstroIntegration {
       "astro:build:done": async ({ dir, logger }) => {
         const siteDir = fileURLToPath(dir);
         const sheets = new Set<string>();
+        const unlayered = new Map<string, string>();
         let pages = 0;
         const loadsPageScript = pageScriptTest(siteDir);
         for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
@@ -34,20 +37,22 @@ export function firstResponse(): AstroIntegration {
           const html = fs.readFileSync(file, "utf8");
           for (const { href } of linkedSheets(html)) sheets.add(href);
           let page = ownScriptHashes(withoutInlineRuntime(html, loadsPageScript));
-          if (UNTOUCHED.has(relative)) page = inlineFontFaces(siteDir, page);
-          else
+          if (UNTOUCHED.has(relative)) page = inlineDeclarations(siteDir, page);
+          else {
+            page = linkUnlayered(siteDir, page, unlayered);
             page = await inlineCriticalCss(siteDir, page, {
               cutFrom: `/${relative.replace(/\.html$/, "")}` === SHELL_PATH ? shellSpecimen(page) : page,
               scripted: loadsPageScript(page),
             });
+          }
           if (page !== html) {
             fs.writeFileSync(file, page);
             pages++;
           }
         }
-        for (const href of sheets) {
+        for (const href of [...sheets, ...unlayered.values()]) {
           const file = path.join(siteDir, href);
-          fs.writeFileSync(file, withoutFontFaces(fs.readFileSync(file, "utf8")));
+          fs.writeFileSync(file, withoutDeclarations(fs.readFileSync(file, "utf8")));
         }
         logger.info(`First responses made for ${pages} pages; ${sheets.size} stylesheets declare no faces of their own.`);
       },

@@ -14,6 +14,7 @@ import { brotliDecompressSync } from "node:zlib";
 import { expect, test } from "./page-test.ts";
 import { operatorChapters } from "./reader-helpers.ts";
 import { startSeedSite } from "./server.ts";
+import { traced } from "./trace.ts";
 
 const KB = 1024;
 const FULL_SHEET = /\/_astro\/[^/]+\.css$/;
@@ -171,6 +172,30 @@ for (const [width, theme] of [
     await context.close();
   });
 }
+
+/**
+ * The full sheet arrives without laying anything out again (issue 33: 3): Chromium restyles every
+ * element and lays out the whole page for a sheet that brings a cascade layer, a registered
+ * property or a face (unlayered.ts, critical-css.ts `declarations`), 100-140 ms on a phone at 4x
+ * CPU, in the way of a tap that lands then. Seen in a trace of the arrival: the sheet is applied
+ * (the page is restyled), and no object is laid out.
+ */
+test("the full sheet's arrival lays out no part of the page again", async ({ browser, request, site }) => {
+  const [first] = await operatorChapters(request);
+  const { context, page, release } = await heldSheet(browser, 390, "light");
+  await page.goto(`${site.url}/${first!.slug}`, { waitUntil: "commit" });
+  const sheet = page.waitForResponse(FULL_SHEET);
+  await still(page);
+  const events = await traced(browser, page, async () => {
+    await sheetArrives(page, release, sheet);
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+  });
+  const restyled = events.filter((event) => event.name === "UpdateLayoutTree").reduce((sum, event) => sum + (event.args?.elementCount ?? 0), 0);
+  const laidOut = events.filter((event) => event.name === "Layout").map((event) => event.args?.beginData?.dirtyObjects ?? 0);
+  expect(restyled, "the page was restyled for the sheet").toBeGreaterThan(100);
+  expect(laidOut, "objects laid out again, per layout, when the sheet arrived").toEqual([]);
+  await context.close();
+});
 
 test("on a first visit the full sheet and the book's face are fetched only once the page has loaded, and the first paint sets the text in the fallback; the next page sets it in the face from its first paint", async ({ browser, site, request }) => {
   const [first, second] = await operatorChapters(request);

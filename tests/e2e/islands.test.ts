@@ -7,6 +7,7 @@
 import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { asleep, hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
+import { traced } from "./trace.ts";
 
 let chapters: ListedChapter[];
 
@@ -23,16 +24,6 @@ async function holdIsland(page: Page, name: string): Promise<{ release: () => vo
     await route.continue();
   });
   return { release };
-}
-
-/** An event of a Chromium trace (Playwright's browser.startTracing). */
-interface TraceEvent {
-  name: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  args?: { data?: { type?: string }; elementCount?: number; beginData?: { dirtyObjects?: number } };
 }
 
 /**
@@ -246,12 +237,12 @@ test.describe("on a phone", () => {
     // Closed, it is laid out already, and hidden.
     expect(counts.laidOut).toBe(true);
     await expect(page.getByRole("dialog", { name: "Chapters", includeHidden: true })).toBeHidden();
-    await browser.startTracing(page, { categories: ["devtools.timeline"] });
-    await page.getByRole("button", { name: "Open the chapter list" }).tap();
     const drawer = page.getByRole("dialog", { name: "Chapters" });
-    await expect(drawer).toBeVisible();
-    await expect.poll(() => drawer.evaluate((element) => element.matches(":modal"))).toBe(true);
-    const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    const traceEvents = await traced(browser, page, async () => {
+      await page.getByRole("button", { name: "Open the chapter list" }).tap();
+      await expect(drawer).toBeVisible();
+      await expect.poll(() => drawer.evaluate((element) => element.matches(":modal"))).toBe(true);
+    });
     const click = traceEvents.find((event) => event.name === "EventDispatch" && event.args?.data?.type === "click")!;
     const inClick = (name: string) =>
       traceEvents.filter((event) => event.name === name && event.pid === click.pid && event.tid === click.tid && event.ts >= click.ts && event.ts <= click.ts + click.dur!);
