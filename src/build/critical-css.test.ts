@@ -81,11 +81,9 @@ describe("the faces and registered properties, declared once", () => {
 
 describe("trimmed", () => {
   const fallback = "@supports ((-webkit-hyphens:none)){*,:before,:after{--tw-a:0;--tw-b:initial}}";
-  it("drops Tailwind's fallback for browsers without @property, in its layer or without one, and the @property rules (declarations has them)", () => {
-    for (const css of [`@layer properties{${fallback}}`, fallback]) {
-      const out = trimmed(`${css}@property --tw-read{syntax:'*';inherits:false}.x{box-shadow:var(--tw-read)}`);
-      expect(out).toBe(".x{box-shadow:var(--tw-read)}");
-    }
+  it("drops Tailwind's fallback for browsers without @property, and the @property rules (declarations has them)", () => {
+    const out = trimmed(`${fallback}@property --tw-read{syntax:'*';inherits:false}.x{box-shadow:var(--tw-read)}`);
+    expect(out).toBe(".x{box-shadow:var(--tw-read)}");
   });
 
   it("keeps any other @supports block", () => {

@@ -146,12 +146,12 @@ function laterSheets(scripted: boolean, links: string): string {
   return `<template id="${FULL_SHEET_ID}">${links}</template><noscript>${links}</noscript>`;
 }
 
-/** A page that keeps its stylesheets as they are (the admin panel) with the book's faces inline, as every page has them. */
+/** A page that keeps its stylesheets as they are (the admin panel) with its sheets' declarations inline, as every page has them. */
 export function inlineDeclarations(siteDir: string, html: string): string {
-  const faces = linkedSheets(html)
+  const declared = linkedSheets(html)
     .map(({ href }) => declarations(sheetText(siteDir, href)))
     .join("");
-  return faces ? html.replace(/<\/head>/, `<style>${faces}</style></head>`) : html;
+  return declared ? html.replace(/<\/head>/, `<style>${declared}</style></head>`) : html;
 }
 
 /**
@@ -181,10 +181,10 @@ export function withoutDeclarations(css: string): string {
 }
 
 /**
- * The cut without Tailwind's fallback for browsers without @property (an @supports block only such
- * browsers pass, which sets every --tw-* property on every element: they get it from the full
- * sheet), and without the @property rules it holds (the page declares all of the sheet's:
- * declarations).
+ * The cut (from the sheet without layers: unlayered.ts) without Tailwind's fallback for browsers
+ * without @property (an @supports block only such browsers pass, which sets every --tw-* property
+ * on every element: they get it from the full sheet), and without the @property rules it holds
+ * (the page declares all of the sheet's: declarations).
  */
 export function trimmed(css: string): string {
   const root = postcss.parse(css);
@@ -192,9 +192,6 @@ export function trimmed(css: string): string {
     rule.nodes?.every((node) => node.type === "rule" && node.nodes.every((decl) => decl.type === "decl" && decl.prop.startsWith("--tw-")));
   root.walkAtRules("supports", (rule) => {
     if (onlyTailwindDefaults(rule)) rule.remove();
-  });
-  root.walkAtRules("layer", (rule) => {
-    if (rule.nodes?.length === 0) rule.remove();
   });
   root.walkAtRules("property", (rule) => void rule.remove());
   return root.toString();

@@ -3,10 +3,11 @@
  * the other integrations' edits: each reader page carries the CSS its elements use inline and
  * loads the full sheet at its end (critical-css.ts), and its policy names only its own inline
  * scripts (script-hashes.ts), which no longer include Astro's island runtime where the page script
- * brings it (island-runtime.ts), and links the sheets without their cascade layers (unlayered.ts),
- * which it adds after the first paint. The admin panel is the operator's, not a reader's first view: it
- * keeps its stylesheets where they are. Every page declares the book's faces inline, and the
- * sheets then no longer do (critical-css.ts says why).
+ * brings it (island-runtime.ts), and links the sheets without their cascade layers
+ * (unlayered.ts), which it adds after the first paint. The admin panel is the operator's, not a
+ * reader's first view: it keeps its stylesheets where they are. Every page declares the book's
+ * faces and the sheets' registered properties inline, and the sheets then no longer do
+ * (critical-css.ts says why).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -54,7 +55,7 @@ export function firstResponse(): AstroIntegration {
           const file = path.join(siteDir, href);
           fs.writeFileSync(file, withoutDeclarations(fs.readFileSync(file, "utf8")));
         }
-        logger.info(`First responses made for ${pages} pages; ${sheets.size} stylesheets declare no faces of their own.`);
+        logger.info(`First responses made for ${pages} pages; ${sheets.size + unlayered.size} stylesheets declare no faces or properties of their own.`);
       },
     },
   };
