@@ -113,11 +113,14 @@ const afterLoad = (work: () => void) =>
  * (global.css), is shown first, not modal, dimming the page as its backdrop will; it is made modal
  * once it has slid in, where that work stands in the way of nothing. Until then a press outside
  * it or Escape closes it, as the modal one's backdrop and Escape would, and the press reaches
- * nothing behind it. Making it modal keeps the focus where the reader has put it meanwhile.
+ * nothing behind it; a Tab makes it modal at once. Making it modal keeps the focus where the reader
+ * has put it meanwhile.
  */
 function openAtOnce(dialog: HTMLDialogElement): void {
   dialog.show();
   const dismiss = (event: Event) => {
+    // Tab: modal now, so that the focus moves on inside the drawer, never out of it behind.
+    if ((event as KeyboardEvent).key === "Tab") return modal();
     const dismisses = event.type === "click" ? !dialog.contains(event.target as Node) : (event as KeyboardEvent).key === "Escape";
     if (!dismisses) return;
     event.preventDefault();

@@ -295,6 +295,23 @@ test.describe("on a phone", () => {
   });
 });
 
+test("a Tab while the drawer slides in makes it modal at once: the focus moves on inside it, never out behind it", async ({ page }) => {
+  // (The navigator kept asleep, and the slide made to last: the page script's drawer, not yet modal.)
+  await holdIsland(page, "Navigator");
+  await page.goto(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  await page.addStyleTag({ content: ".drawer[open] { transition-duration: 60s !important }" });
+  const drawer = page.getByRole("dialog", { name: "Chapters" });
+  await page.getByRole("button", { name: "Open the chapter list" }).click();
+  expect(await drawer.evaluate((element) => element.matches(":modal"))).toBe(false);
+  for (const key of ["Shift+Tab", "Shift+Tab", "Tab", "Tab"]) {
+    await page.keyboard.press(key);
+    // (Inside it, or out of the page: a modal dialog's first control hands a Shift+Tab to the browser.)
+    const focus = await drawer.evaluate((element) => ({ modal: element.matches(":modal"), behind: !element.contains(document.activeElement) && document.activeElement !== document.body }));
+    expect(focus, key).toEqual({ modal: true, behind: false });
+  }
+});
+
 test("F8 reaches the notification region before the toasts are up", async ({ page }) => {
   await page.goto("/about");
   await hydrated(page);
