@@ -211,8 +211,11 @@ test.describe("on a phone", () => {
     });
     await page.getByRole("button", { name: "Open the chapter list" }).tap();
     await expect(page.getByRole("dialog", { name: "Chapters" })).toBeVisible();
-    const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
-    expect(seen).toEqual({ open: true, prefetched: 0, scripts: 0, asleep: true, framePrefetched: 0 });
+    // (The dialog shows as soon as the click is answered; what its frame saw is written when that
+    // frame comes, which a read made in between would miss.)
+    const seen = () => page.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
+    await expect.poll(seen).toHaveProperty("framePrefetched");
+    expect(await seen()).toEqual({ open: true, prefetched: 0, scripts: 0, asleep: true, framePrefetched: 0 });
     // Then both follow.
     await expect(page.locator('link[rel="prefetch"][href*="/Navigator."]')).toHaveCount(1);
     await navigatorUp(page);
