@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { declarations, inlineCriticalCss, inlineDeclarations, trimmed, withoutDeclarations } from "./critical-css.ts";
+import { declarations, inlineCriticalCss, inlineDeclarations, matchable, trimmed, withoutDeclarations } from "./critical-css.ts";
 
 const site = fs.mkdtempSync(path.join(os.tmpdir(), "critical-css-"));
 afterAll(() => fs.rmSync(site, { recursive: true, force: true }));
@@ -89,5 +89,30 @@ describe("trimmed", () => {
   it("keeps any other @supports block", () => {
     const css = "@supports (color:color-mix(in lab,red,red)){::placeholder{color:color-mix(in oklab,currentcolor 50%,transparent)}}";
     expect(trimmed(css)).toBe(css);
+  });
+});
+
+describe("rules whose selector opens with :where( or :is(, or styles the root for what it holds (Beasties dropped those whatever the page held)", () => {
+  it("matchable puts the function's arguments in its place, and the root's :has() arguments in the root's", () => {
+    expect(matchable(String.raw`:where(.space-y-2>:not(:last-child)):not(#\#)`)).toEqual([String.raw`.space-y-2>:not(:last-child):not(#\#)`]);
+    expect(matchable(":is(.chapter-content,.prose-page) ul>li")).toEqual([".chapter-content ul>li", ".prose-page ul>li"]);
+    expect(matchable(String.raw`:is(:where(.group):hover .group-hover\:underline)`)).toEqual([String.raw`.group:hover .group-hover\:underline`]);
+    expect(matchable(".plain:is(.a,.b)")).toEqual([".plain:is(.a,.b)"]);
+    expect(matchable(":where()")).toEqual([":where()"]);
+    expect(matchable(String.raw`html:has(.scan-bar):not(#\#)`)).toEqual([".scan-bar"]);
+    expect(matchable(":root:has(> .a, .b)")).toEqual([".a", ".b"]);
+    expect(matchable("html:has(dialog[open]) .site-header::after")).toEqual(["html:has(dialog[open]) .site-header::after"]);
+  });
+
+  it("keeps such a rule, as the sheet has it and where the sheet has it, when the page holds what it styles, and not otherwise", async () => {
+    const sheet = String.raw`.first:not(#\#){color:red}:where(.space-y-2>:not(:last-child)):not(#\#){margin-block-end:8px}@media (min-width:48rem){:is(.wide,.wider) p{padding:1px}}.last:not(#\#){color:blue}:where(.space-y-9>:not(:last-child)){margin:9px}html:has(.bar):not(#\#){scroll-padding-bottom:5rem}html:has(.absent){color:red}`;
+    fs.writeFileSync(path.join(site, "_astro/where.css"), sheet);
+    const out = await inlineCriticalCss(site, page(`<p class="first">a</p><ul class="space-y-2"><li>1</li><li>2</li></ul><div class="wider"><p>w</p></div><p class="last">z</p><div class="bar"></div>`).replace("site.css", "where.css"));
+    const css = /<style>([\s\S]*)<\/style>/.exec(out)![1]!;
+    expect(css).toContain(String.raw`.first:not(#\#){color:red}:where(.space-y-2>:not(:last-child)):not(#\#){margin-block-end:8px}@media (min-width:48rem){:is(.wide,.wider) p{padding:1px}}.last:not(#\#){color:blue}`);
+    expect(css).toContain(String.raw`html:has(.bar):not(#\#){scroll-padding-bottom:5rem}`);
+    expect(css).not.toContain("space-y-9");
+    expect(css).not.toContain(".absent");
+    expect(css).not.toContain("--critical-css-rule");
   });
 });

@@ -111,7 +111,7 @@ const sheetText = (siteDir: string, href: string) => fs.readFileSync(path.join(s
 export async function inlineCriticalCss(siteDir: string, html: string, { cutFrom = html, scripted = false } = {}): Promise<string> {
   const sheets = linkedSheets(html);
   if (sheets.length === 0) return html;
-  const beasties = new Beasties({
+  const beasties = new Cutter({
     path: siteDir,
     publicPath: "/",
     pruneSource: false,
@@ -128,11 +128,86 @@ export async function inlineCriticalCss(siteDir: string, html: string, { cutFrom
     .filter((style) => !before.has(style))
     .join("");
   if (!rules) throw new Error("Beasties cut no CSS for a page with a stylesheet.");
-  const css = sheets.map(({ href }) => declarations(sheetText(siteDir, href))).join("") + trimmed(rules);
+  const css = sheets.map(({ href }) => declarations(sheetText(siteDir, href))).join("") + trimmed(beasties.restored(rules));
   let page = html;
   for (const { link } of sheets) page = page.replace(link, "");
   page = page.replace(/<\/head>/, `<style>${css}</style></head>`);
   return page.replace(/<\/body>(?![\s\S]*<\/body>)/, `${laterSheets(scripted, sheets.map(({ link }) => link).join(""))}</body>`);
+}
+
+/**
+ * Beasties, reading each rule whose selector opens with `:where(` or `:is(` under a selector it can
+ * match. It matches a selector against the page once it has stripped the pseudo-classes, with a
+ * pattern that takes everything from the first functional one to the last `)`: such a selector
+ * came out empty, and its rule was dropped whatever the page held. Tailwind writes its space-y
+ * utilities so (`:where(.space-y-2>:not(:last-child))`), and /apply's lists, /assessment's and
+ * the in-person form's fields moved apart when the full sheet came (CLS 0.0118 on /apply).
+ * In the sheet Beasties reads (readFile, which Beasties lets a subclass replace), each such
+ * selector stands as the function's arguments in its place (what an element must match to be
+ * styled, as a selector Beasties handles), and the rule is marked; every marked rule the cut
+ * keeps is then put back as the sheet has it (restored), so the page gets the sheet's rules,
+ * in the sheet's order.
+ */
+class Cutter extends Beasties {
+  readonly #originals: string[] = [];
+
+  override readFile(filename: string): string {
+    const root = postcss.parse(fs.readFileSync(filename, "utf8"));
+    root.walkRules((rule) => {
+      if (!rule.selectors.some((selector) => OPENING_FUNCTION.test(selector))) return;
+      this.#originals.push(rule.toString());
+      rule.selectors = rule.selectors.flatMap(matchable);
+      rule.append({ prop: MARK, value: String(this.#originals.length - 1) });
+    });
+    return root.toString();
+  }
+
+  /** The cut with each marked rule as the sheet has it. */
+  restored(cut: string): string {
+    const root = postcss.parse(cut);
+    const marked: postcss.Declaration[] = [];
+    root.walkDecls(MARK, (decl) => void marked.push(decl));
+    for (const decl of marked) decl.parent!.replaceWith(postcss.parse(this.#originals[Number(decl.value)]!));
+    return root.toString();
+  }
+}
+
+/** A selector opening with `:where(` or `:is(`, or one that styles the root (or the body) for what it holds. */
+const OPENING_FUNCTION = /^(?::(?:where|is)|(?:html|:root|body):has)\(/;
+const MARK = "--critical-css-rule";
+
+/**
+ * What an element must match for `selector` to style it, as selectors Beasties handles:
+ * - with no leading `:where(` or `:is(`: each of the function's arguments in its place
+ *   (`:where(.a>.b):hover` is `.a>.b:hover`);
+ * - the root styled for what it holds (`html:has(.scan-bar)`, which Beasties took for a bare
+ *   `html`, and matched that against the body, which no rule of that form then matched): what
+ *   it holds. One that styles elements inside it (a combinator after the `:has()`) stays as it is.
+ */
+export function matchable(selector: string): string[] {
+  const open = OPENING_FUNCTION.exec(selector);
+  if (!open) return [selector];
+  let depth = 1;
+  let close = open[0].length;
+  const commas: number[] = [];
+  for (; close < selector.length && depth > 0; close++) {
+    const char = selector[close];
+    if (char === "\\") close++;
+    else if (char === "(") depth++;
+    else if (char === ")") depth--;
+    else if (char === "," && depth === 1) commas.push(close);
+  }
+  // (Unbalanced, or empty: as it stands.)
+  if (depth > 0 || close - 1 === open[0].length) return [selector];
+  const holds = open[0].endsWith(":has(");
+  const rest = selector.slice(close);
+  if (holds && !/^[^\s>+~]*$/.test(rest.replace(/\([^)]*\)/g, ""))) return [selector];
+  const starts = [open[0].length, ...commas.map((comma) => comma + 1)];
+  const ends = [...commas, close - 1];
+  return starts.flatMap((start, i) => {
+    const argument = selector.slice(start, ends[i]).trim();
+    return holds ? matchable(argument.replace(/^[>+~]\s*/, "")) : matchable(argument + rest);
+  });
 }
 
 /**
