@@ -23,7 +23,7 @@ describe("npm start", () => {
     expect(first.output()).toContain("Loaded the seed book");
     const home = await fetch(`${first.url}/`);
     expect(home.status).toBe(200);
-    const list = (await (await fetch(`${first.url}/api/chapters`)).json()) as Array<{ slug: string; title: string }>;
+    const list = (await (await fetch(`${first.url}/api/chapters`)).json()) as Array<{ slug: string; title: string; level: string }>;
     expect(list.length).toBeGreaterThanOrEqual(9);
     const page = await fetch(`${first.url}/${list[0]!.slug}`);
     expect(await page.text()).toContain(list[0]!.title);
@@ -58,9 +58,26 @@ describe("npm start", () => {
     expect(await (await fetch(`${second.url}/${list[0]!.slug}`)).text()).toContain("Renamed by the operator");
     expect(await second.stop()).toBe(0);
 
+    // A text edit of the open level changes only the search index: the pages are not built again.
+    const pages = () => Object.fromEntries(["index.html", "chapter-shell.html", "about.html"].map((name) => [name, fs.readFileSync(path.join(env.SITE_DIR, name), "utf8")]));
+    const index = () => fs.readFileSync(path.join(env.SITE_DIR, "pagefind", "pagefind-entry.json"), "utf8");
+    const [pagesBefore, indexBefore] = [pages(), index()];
+    const edit = await openDatabase({ driver: "pglite", dataDir });
+    const open = list.find((chapter) => chapter.level === "Operator")!;
+    await edit.db.update(chapters).set({ content: "Words the operator wrote while the server was stopped." }).where(eq(chapters.slug, open.slug));
+    await edit.close();
     const third = await startServer();
-    expect(third.output()).toContain("The static site is up to date.");
+    expect(third.output()).toMatch(/Search index rewritten in [\d.]+ s \(the pages were current\)\./);
+    expect(third.output()).not.toContain("Static site built");
+    expect(pages()).toEqual(pagesBefore);
+    expect(index()).not.toBe(indexBefore);
+    const search = await fetch(`${third.url}/pagefind/pagefind.js`);
+    expect(search.status).toBe(200);
     expect(await third.stop()).toBe(0);
+
+    const fourth = await startServer();
+    expect(fourth.output()).toContain("The static site is up to date.");
+    expect(await fourth.stop()).toBe(0);
   }, 180_000);
 });
 

@@ -22,6 +22,8 @@ import { SNAPSHOT_ENV, siteContentOf, takeSnapshot, writeSnapshot, type ContentS
 const BUILD_INPUTS = ["astro.config.mjs", "package-lock.json", "content/assessment.yaml", "public", "src"];
 
 const STAMP_FILE = ".build-stamp";
+/** What the site's pages were built from: the sources and the chapter list (not the open level's text, which only the search index holds). */
+const PAGES_STAMP_FILE = ".pages-stamp";
 
 export interface BuildOptions {
   db: Database;
@@ -36,19 +38,24 @@ export interface BuildOptions {
  * The stamp a build of the current content and sources would carry, and what that site would hold
  * of the content (what publish_state records: src/server/publish).
  */
-export async function currentStamp(db: Database): Promise<{ stamp: string; content: SiteContent; snapshot: ContentSnapshot }> {
+export async function currentStamp(db: Database): Promise<{ stamp: string; pagesStamp: string; content: SiteContent; snapshot: ContentSnapshot }> {
   const snapshot = await takeSnapshot(db);
-  const snapshotJson = JSON.stringify(snapshot);
-  const hash = createHash("sha256").update(snapshotJson);
+  const sources = createHash("sha256");
   for (const file of inputFiles()) {
-    hash.update(file).update("\0").update(fs.readFileSync(path.join(projectRoot, file))).update("\0");
+    sources.update(file).update("\0").update(fs.readFileSync(path.join(projectRoot, file))).update("\0");
   }
-  return { stamp: hash.digest("hex"), content: siteContentOf(snapshot), snapshot };
+  const ofSources = (json: string) => createHash("sha256").update(sources.copy().digest()).update(json).digest("hex");
+  return {
+    stamp: ofSources(JSON.stringify(snapshot)),
+    pagesStamp: ofSources(JSON.stringify(snapshot.chapters)),
+    content: siteContentOf(snapshot),
+    snapshot,
+  };
 }
 
-export function builtStamp(outDir: string): string | null {
+export function builtStamp(outDir: string, file = STAMP_FILE): string | null {
   try {
-    return fs.readFileSync(path.join(outDir, STAMP_FILE), "utf8");
+    return fs.readFileSync(path.join(outDir, file), "utf8");
   } catch {
     return null;
   }
@@ -64,14 +71,32 @@ export async function ensureBuilt(options: BuildOptions): Promise<{ built: boole
   return { built: true, content: await buildSite(options) };
 }
 
-/** Builds the site from the database's current content and swaps it in; answers what it holds of the content. */
+/**
+ * Builds the site from the database's current content and swaps it in; answers what it holds of the
+ * content. When only the open level's text changed since the site in `outDir` was built (its pages
+ * come out the same: they hold the chapter list, never a chapter's text), that site is copied with
+ * a new search index, and its pages are not built again: 0.1-0.2 s against 5-7 s for a build.
+ */
 export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<SiteContent> {
   const started = performance.now();
-  const { stamp, content, snapshot } = await currentStamp(db);
-  const snapshotFile = path.join(workDir, "site-content.json");
-  writeSnapshot(snapshotFile, snapshot);
+  const { stamp, pagesStamp, content, snapshot } = await currentStamp(db);
   const next = `${outDir}.next`;
   fs.rmSync(next, { recursive: true, force: true });
+  if (builtStamp(outDir, PAGES_STAMP_FILE) === pagesStamp) {
+    try {
+      fs.cpSync(outDir, next, { recursive: true });
+      fs.rmSync(path.join(next, "pagefind"), { recursive: true, force: true });
+      await finish(next, { stamp, pagesStamp, snapshot, workDir });
+    } catch (error) {
+      fs.rmSync(next, { recursive: true, force: true });
+      throw error;
+    }
+    swapIn(next, outDir);
+    log(`Search index rewritten in ${((performance.now() - started) / 1000).toFixed(1)} s (the pages were current).`);
+    return content;
+  }
+  const snapshotFile = path.join(workDir, "site-content.json");
+  writeSnapshot(snapshotFile, snapshot);
   // Astro keeps its prerender scratch (modules that import from node_modules) in the output folder
   // when that folder is inside the project, and in one shared ./.astro/ otherwise. So every build
   // gets a folder of its own inside the project, and concurrent builds never collide.
@@ -79,11 +104,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   log("Building the static site...");
   try {
     await runAstroBuild(scratch, snapshotFile, path.join(workDir, "astro-cache"));
-    await writeSearchIndex(snapshot.searchRecords, scratch);
-    // In a process of its own, like astro build: brotli at its best quality takes memory a
-    // running server would keep (README, "Memory").
-    await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), scratch, path.join(workDir, "compressed")], {});
-    fs.writeFileSync(path.join(scratch, STAMP_FILE), stamp);
+    await finish(scratch, { stamp, pagesStamp, snapshot, workDir });
     moveFolder(scratch, next);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -91,6 +112,16 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   swapIn(next, outDir);
   log(`Static site built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   return content;
+}
+
+/** A built site's search index, compressed copies and stamps. */
+async function finish(siteDir: string, { stamp, pagesStamp, snapshot, workDir }: { stamp: string; pagesStamp: string; snapshot: ContentSnapshot; workDir: string }): Promise<void> {
+  await writeSearchIndex(snapshot.searchRecords, siteDir);
+  // In a process of its own, like astro build: brotli at its best quality takes memory a
+  // running server would keep (README, "Memory").
+  await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), siteDir, path.join(workDir, "compressed")], {});
+  fs.writeFileSync(path.join(siteDir, PAGES_STAMP_FILE), pagesStamp);
+  fs.writeFileSync(path.join(siteDir, STAMP_FILE), stamp);
 }
 
 /** Renames a folder, or copies it when the two are on different filesystems. */
