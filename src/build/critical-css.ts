@@ -136,10 +136,11 @@ export async function inlineCriticalCss(siteDir: string, html: string, { cutFrom
 }
 
 /**
- * Beasties, reading each rule whose selector opens with `:where(` or `:is(` under a selector it can
- * match. It matches a selector against the page once it has stripped the pseudo-classes, with a
- * pattern that takes everything from the first functional one to the last `)`: such a selector
- * came out empty, and its rule was dropped whatever the page held. Tailwind writes its space-y
+ * Beasties, reading each rule whose selector opens with `:where(` or `:is(`, or styles the root for
+ * what it holds (`html:has(`), under a selector it can match (matchable). It matches a selector
+ * against the page once it has stripped the pseudo-classes, with a pattern that takes everything
+ * from the first functional one to the last `)`: such a selector came out empty (or a bare `html`,
+ * which it matches against the body), and its rule was dropped whatever the page held. Tailwind writes its space-y
  * utilities so (`:where(.space-y-2>:not(:last-child))`), and /apply's lists, /assessment's and
  * the in-person form's fields moved apart when the full sheet came (CLS 0.0118 on /apply).
  * In the sheet Beasties reads (readFile, which Beasties lets a subclass replace), each such

@@ -195,29 +195,32 @@ for (const [width, theme] of [
       const sheet = page.waitForResponse(FULL_SHEET);
       await page.waitForLoadState("load");
       await page.evaluate(() => document.fonts.ready);
-      const styles = () => {
-        const values = new Map<string, string>();
-        [document.documentElement, ...document.body.querySelectorAll("*")].forEach((element, i) => {
-          const own = getComputedStyle(element);
-          // (The pseudo-elements that are drawn, either before the sheet or after it.)
-          const drawn = (pseudo: string) => pseudo === "::marker" ? own.display === "list-item" : getComputedStyle(element, pseudo).content !== "none";
-          for (const pseudo of [null, "::before", "::after", "::marker"]) {
-            if (pseudo && !drawn(pseudo)) {
-              values.set(`${element.tagName.toLowerCase()} ${i}${pseudo} drawn`, "no");
-              continue;
+      // Every computed value on the page, kept in the page, then compared there with the values
+      // once the sheet is in (what differs, at most five a page).
+      await page.evaluate(() => {
+        const styles = () => {
+          const values = new Map<string, string>();
+          [document.documentElement, ...document.body.querySelectorAll("*")].forEach((element, i) => {
+            const own = getComputedStyle(element);
+            // (The pseudo-elements that are drawn, either before the sheet or after it.)
+            const drawn = (pseudo: string) => (pseudo === "::marker" ? own.display === "list-item" : getComputedStyle(element, pseudo).content !== "none");
+            for (const pseudo of [null, "::before", "::after", "::marker"]) {
+              if (pseudo && !drawn(pseudo)) {
+                values.set(`${element.tagName.toLowerCase()} ${i}${pseudo} drawn`, "no");
+                continue;
+              }
+              const style = pseudo ? getComputedStyle(element, pseudo) : own;
+              for (const name of style) values.set(`${element.tagName.toLowerCase()} ${i}${pseudo ?? ""} ${name}`, style.getPropertyValue(name));
             }
-            const style = pseudo ? getComputedStyle(element, pseudo) : own;
-            for (const name of style) values.set(`${element.tagName.toLowerCase()} ${i}${pseudo ?? ""} ${name}`, style.getPropertyValue(name));
-          }
-        });
-        return values;
-      };
-      await page.evaluate(`window.before = (${styles.toString()})()`);
+          });
+          return values;
+        };
+        const before = styles();
+        (window as unknown as { changed: () => string[] }).changed = () =>
+          [...styles()].filter(([key, value]) => before.get(key) !== value).map(([key, value]) => `${key}: ${before.get(key)} -> ${value}`).slice(0, 5);
+      });
       await sheetArrives(page, release, sheet);
-      changed[url] = await page.evaluate(`(() => {
-        const after = (${styles.toString()})();
-        return [...after].filter(([key, value]) => window.before.get(key) !== value).map(([key, value]) => key + ": " + window.before.get(key) + " -> " + value).slice(0, 5);
-      })()`);
+      changed[url] = await page.evaluate(() => (window as unknown as { changed: () => string[] }).changed());
       await context.close();
     }
     expect(changed).toEqual(Object.fromEntries(pages.map((url) => [url, []])));
