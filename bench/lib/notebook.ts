@@ -116,15 +116,15 @@ export async function notebookScale(baseUrl: string, log: (line: string) => void
       const { key, wrapped } = await createNotebook(PASSPHRASE);
       const created = await fetch(`${server.url}/api/notebook`, { method: "POST", headers, body: JSON.stringify(wrapped) });
       if (created.status !== 201 && created.status !== 200) throw new Error(`POST /api/notebook answered ${created.status}: ${await created.text()}`);
-      await created.arrayBuffer();
+      const notebook = ((await created.json()) as { notebook: { id: string } }).notebook.id;
       const chapterList = (await (await fetch(`${server.url}/api/chapters`)).json()) as Array<{ id: number; slug: string; title: string }>;
       const benchChapters = chapterList.filter((c) => c.slug.startsWith("bench-notes-"));
       let written = 0;
       for (const chapter of benchChapters) {
         const parts = (await (await fetch(`${server.url}/api/chapters/${chapter.id}/subsections`, { headers })).json()) as Array<{ id: number; slug: string; title: string }>;
         for (const part of parts) {
-          const sealed = await sealNote(key, part.id, 1, { text: noteText(written), title: part.title, chapterSlug: chapter.slug, chapterTitle: chapter.title, sectionSlug: part.slug, level: "Operator" });
-          const saved = await fetch(`${server.url}/api/notebook/notes/${part.id}`, { method: "PUT", headers, body: JSON.stringify({ version: 0, ...sealed }) });
+          const sealed = await sealNote(key, { notebook, subsectionId: part.id, version: 1 }, { text: noteText(written), title: part.title, chapterSlug: chapter.slug, chapterTitle: chapter.title, sectionSlug: part.slug, level: "Operator" });
+          const saved = await fetch(`${server.url}/api/notebook/notes/${part.id}`, { method: "PUT", headers, body: JSON.stringify({ notebook, version: 0, ...sealed }) });
           if (saved.status !== 200) throw new Error(`PUT /api/notebook/notes/${part.id} answered ${saved.status}: ${await saved.text()}`);
           await saved.arrayBuffer();
           written++;

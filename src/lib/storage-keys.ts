@@ -37,11 +37,32 @@ export const READER_PLACE_KEY = "reader-place";
 export const CHAPTER_LIST_KEY = "chapterList";
 export const CHAPTER_LIST_TTL_MS = 15 * 60 * 1000;
 /**
- * localStorage: what the notebook keeps in this browser (issue 32), by chapter slug then
- * subsection id: an anonymous reader's notes (plain text, theirs only), and a member's saves not
- * yet confirmed by the server (sealed). The page script wakes the Notebook island on a chapter
- * named here (`"slug":` appears in it).
+ * localStorage: an anonymous reader's notes (issue 32), by chapter slug then subsection id: plain
+ * text, written only while nobody is signed in; they belong to this browser and move into the
+ * notebook of the member who signs in here, once it is open. A signed-in member's words are never
+ * written here (issue 42: 2). The page script wakes the Notebook island on a chapter named here
+ * (`"slug":` appears in it).
  */
 export const NOTEBOOK_LOCAL_KEY = "notebook-local";
+/**
+ * localStorage: a member's saves the server has not confirmed yet (issue 42: 2), sealed under
+ * their notebook key: `{ notebook, chapters: { slug: { subsectionId: { version, sealed, at } } } }`.
+ * Sent when the connection returns, also after a reload; gone with the session.
+ */
+export const NOTEBOOK_PENDING_KEY = "notebook-pending";
+/**
+ * localStorage: the highest version of each note this device has seen, `{ notebook, notes: {
+ * subsectionId: version } }`, so an older one served again is refused (issue 42: 5). Gone with
+ * the session.
+ */
+export const NOTEBOOK_SEEN_KEY = "notebook-seen";
+/**
+ * localStorage: slow one-way digests (PBKDF2) of the access code's login and password, taken at
+ * sign-in, so a notebook passphrase can be refused for being one of them (the operator knows
+ * both; issue 42: 7). Gone with the session.
+ */
+export const NOTEBOOK_REFUSED_KEY = "notebook-refused";
+/** IndexedDB: the database holding the notebook key opened on this device (src/lib/notebook/device-keys.ts). */
+export const NOTEBOOK_KEYS_DATABASE = "notebook-keys";
 /** sessionStorage: a notice left for the next page (src/lib/notify.ts). */
 export const PENDING_NOTICE_KEY = "pendingNotice";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { chaptersFor as libChaptersFor, type ChapterEntry } from "../lib/level-chapters.ts";
 import { canAccess as libCanAccess, levelOf as libLevelOf, LEVELS, type Level } from "../lib/levels.ts";
 import { SIGNED_IN_COOKIE } from "../lib/storage-keys.ts";
-import { canAccess, chaptersFor, levelOf, mayHoldSession, railOutdated, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
+import { MEMBER_STORAGE_KEYS } from "../lib/notebook/device-keys.ts";
+import { canAccess, chaptersFor, levelOf, mayHoldSession, MEMBER_KEYS, railOutdated, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
 
 const chapter = (id: number, level: string | null, order = id): ChapterEntry => ({ id, slug: `c${id}`, title: `Chapter ${id}`, level, order });
 
@@ -32,6 +33,12 @@ describe("the page script's copy of the level rule", () => {
         expect(chaptersFor(list, level, reader)).toEqual(libChaptersFor(list, level, reader));
       }),
     );
+  });
+});
+
+describe("what the page script forgets when a session it held has ended", () => {
+  it("is what the notebook forgets at sign-out: every entry kept for the member", () => {
+    expect([...MEMBER_KEYS].sort()).toEqual([...MEMBER_STORAGE_KEYS].sort());
   });
 });
 

@@ -31,7 +31,11 @@ import {
   CHAPTER_LIST_KEY,
   CHAPTER_LIST_TTL_MS,
   FACE_KEY,
+  NOTEBOOK_KEYS_DATABASE,
   NOTEBOOK_LOCAL_KEY,
+  NOTEBOOK_PENDING_KEY,
+  NOTEBOOK_REFUSED_KEY,
+  NOTEBOOK_SEEN_KEY,
   PENDING_NOTICE_KEY,
   READER_PLACE_KEY,
   SELECTED_LEVEL_KEY,
@@ -93,6 +97,26 @@ export function railOutdated(built: readonly ChapterEntry[], shown: readonly Cha
 export const mayHoldSession = (cookies: string, stored: string | null): boolean =>
   // SIGNED_IN_COOKIE, spelled out (page.test.ts checks the two agree), plain or __Host- prefixed.
   /sb_signed_in=1/.test(cookies) || /"isAuthenticated":true/.test(stored ?? "");
+
+/**
+ * What this browser keeps for the member signed in, beside the notebook key's database
+ * (src/lib/notebook/device-keys.ts MEMBER_STORAGE_KEYS, spelled out: page.test.ts checks the two agree).
+ */
+export const MEMBER_KEYS = [NOTEBOOK_PENDING_KEY, NOTEBOOK_SEEN_KEY, NOTEBOOK_REFUSED_KEY];
+
+/**
+ * The session this browser held has ended, however it ended (signed out elsewhere, expired, the
+ * code deactivated or past its date, its password reset, a sign-in beyond its cap): the notebook
+ * key and everything kept for the member goes, on the first page that learns it (issue 42: 2).
+ */
+function forgetMember(): void {
+  for (const key of MEMBER_KEYS) write(key, null);
+  try {
+    indexedDB.deleteDatabase(NOTEBOOK_KEYS_DATABASE);
+  } catch {
+    // no IndexedDB: nothing was kept there
+  }
+}
 
 /** Runs `work` once the next frame is drawn: out of the way of what the reader sees answered now. */
 const afterFrame = (work: () => void) => requestAnimationFrame(() => setTimeout(work));
@@ -179,14 +203,17 @@ export function startPage(): void {
   // (src/server/pages/preview-page.ts) names the tier instead, stored nowhere.
   const preview = root.dataset.previewTier;
   type Answer = { authenticated?: boolean; level?: unknown; noteChapters?: string[] };
+  const asked = !preview && mayHoldSession(document.cookie, read(AUTH_KEY));
   const answer: Promise<Answer> = preview
     ? Promise.resolve({ authenticated: rank(preview) > 0, level: preview })
-    : mayHoldSession(document.cookie, read(AUTH_KEY))
+    : asked
       ? get<Answer>("/api/auth/session")
       : Promise.resolve({});
   const session = answer
     .then(({ authenticated, level, noteChapters }) => {
       const held = authenticated && rank(level) >= 0 ? (level as Level) : null;
+      // A sign-in this browser held is over: nothing of its member stays.
+      if (asked && !held) forgetMember();
       if (!preview) write(AUTH_KEY, held && JSON.stringify({ isAuthenticated: true, accessLevel: held }));
       if (held) root.setAttribute("data-auth", "in");
       else root.removeAttribute("data-auth");
@@ -389,8 +416,12 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   const remembered = places()[level];
   const offer = document.querySelector<HTMLElement>("[data-continue]")!;
   let last = remembered?.slug === slug ? remembered.section : undefined;
+  // "On this page" (beside the text, and in the drawer) marks the subsection being read.
+  const sections = [...article.querySelectorAll<HTMLElement>("[data-subsection]")];
+  const readingNow = () => sections.filter((s) => s.getBoundingClientRect().top < innerHeight * 0.4).pop();
   // The offer's "Continue reading" is a link to the subsection; either choice puts the offer away.
-  if (last && document.getElementById(last) && !location.hash && scrollY < 100) {
+  // Never on that subsection itself (issue 42: 3): a reader already there is not sent to it.
+  if (last && document.getElementById(last) && !location.hash && scrollY < 100 && readingNow()?.id !== last) {
     offer.querySelector("strong")!.textContent = remembered!.sectionTitle!;
     offer.querySelector("a")!.href = `#${last}`;
     offer.hidden = false;
@@ -398,11 +429,9 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   } else if (remembered?.slug !== slug) {
     remember({ slug });
   }
-  // "On this page" (beside the text, and in the drawer) marks the subsection being read.
-  const sections = [...article.querySelectorAll<HTMLElement>("[data-subsection]")];
   let marked: string | undefined;
   const mark = () => {
-    const reading = sections.filter((s) => s.getBoundingClientRect().top < innerHeight * 0.4).pop();
+    const reading = readingNow();
     if (reading?.id !== marked) {
       marked = reading?.id;
       for (const link of document.querySelectorAll(".toc-link")) link.ariaCurrent = link.getAttribute("href") === `#${marked}` ? "location" : null;
@@ -415,7 +444,7 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   // this browser on this chapter) gets the personal script, a file of its own fetched only then
   // (src/scripts/personal.ts): an anonymous reader's page carries none of it (issue 32).
   void session.then((held) => {
-    if (!preview && (held || read(NOTEBOOK_LOCAL_KEY)?.includes(`"${slug}":`)))
+    if (!preview && (held || `${read(NOTEBOOK_LOCAL_KEY)}${read(NOTEBOOK_PENDING_KEY)}`.includes(`"${slug}":`)))
       document.head.append(Object.assign(document.createElement("script"), { src: personalScript }));
   });
 

@@ -9,12 +9,13 @@
  *   profile, their place on any device and the operator's Readers tab (best effort: a missed
  *   heartbeat only shortens a figure). The server counts at most one every 15 s.
  * - Notes (issue 32): when the member's notebook holds notes on this chapter (the session answer
- *   named it: `data-notes` on <html>), or this browser keeps notes or a save not yet sent on it,
+ *   named it: `data-notes` on <html>), or this browser keeps notes (an anonymous reader's, from
+ *   before sign-in) or a sealed save not yet sent on it,
  *   the Notebook island wakes once the page is idle, to show them and send what waits.
  */
 import { WAKE_NOTEBOOK } from "../lib/page-signals.ts";
 import { HEARTBEAT_SECONDS } from "../lib/reading-terms.ts";
-import { NOTEBOOK_LOCAL_KEY } from "../lib/storage-keys.ts";
+import { NOTEBOOK_LOCAL_KEY, NOTEBOOK_PENDING_KEY } from "../lib/storage-keys.ts";
 
 const root = document.documentElement;
 const slug = document.querySelector<HTMLElement>("[data-chapter-slug]")!.dataset.chapterSlug!;
@@ -37,7 +38,7 @@ if (root.dataset.auth) {
 
 let kept: string | null = null;
 try {
-  kept = localStorage.getItem(NOTEBOOK_LOCAL_KEY);
+  kept = `${localStorage.getItem(NOTEBOOK_LOCAL_KEY)}${localStorage.getItem(NOTEBOOK_PENDING_KEY)}`;
 } catch {
   // storage unavailable: nothing is kept here
 }

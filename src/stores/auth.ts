@@ -12,7 +12,8 @@ import { isLevel, type Level } from "../lib/levels.ts";
 import { notify, notifyOnNextPage } from "../lib/notify.ts";
 import { SESSION_CHECKED } from "../lib/page-signals.ts";
 import { AUTH_KEY } from "../lib/storage-keys.ts";
-import { forgetKeys } from "../lib/notebook/device-keys.ts";
+import { rememberCodeSecrets } from "../lib/notebook/code-secrets.ts";
+import { forgetThisDevice } from "../lib/notebook/device-keys.ts";
 
 export interface AuthState {
   isAuthenticated: boolean;
@@ -98,6 +99,9 @@ export function restoreAuth(): Promise<void> {
 export async function login(code: string, password: string): Promise<boolean> {
   try {
     const { level } = await apiRequest<{ level: Level }>("POST", "/api/auth/validate", { login: code, password });
+    // Whatever a previous member left here goes; this one's code and password may not become their notebook's passphrase (issue 42).
+    await forgetThisDevice();
+    await rememberCodeSecrets(code, password);
     set({ isAuthenticated: true, accessLevel: level, isLoading: false });
     notify({ title: "Access Granted", description: `Welcome to ${level} level` });
     return true;
@@ -114,8 +118,8 @@ export async function login(code: string, password: string): Promise<boolean> {
 export async function logout({ next }: { next?: string } = {}): Promise<void> {
   try {
     await apiRequest("POST", "/api/auth/logout");
-    // The notebook's key leaves this device with the session (issue 32).
-    await forgetKeys();
+    // Everything kept for the member on this device leaves with the session (issues 32 and 42).
+    await forgetThisDevice();
     const notice = { title: "System Exit", description: "You have been logged out" };
     // Left for the next page first: a page that reacts to the signed-out state may leave at once.
     if (next) notifyOnNextPage(notice);

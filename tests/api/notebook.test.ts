@@ -1,9 +1,11 @@
 /**
- * The members' notebook on the server (issue 32): only the session's own code, ciphertext in and
- * out, gating by passage and level, the version check (also under saves sent at once), the limits,
- * the export an ended code's member takes away, and retention 30 days after access ends. On
- * PGlite, and on PostgreSQL through pg and Neon. Notes are sealed here as the browser seals them
- * (src/lib/notebook/crypto.ts, WebCrypto in Node too).
+ * The members' notebook on the server (issues 32 and 42): only the session's own code, ciphertext
+ * in and out, gating by passage and level, the version check (also under saves sent at once),
+ * versions that only move forward, the notebook a save was sealed for, the recovery key's
+ * keeping, the limits, same-site checks on every door, the export an ended code's member takes
+ * away (sign-in's own budget, 410 once the 30 days are over) and retention 30 days after access
+ * ends. On PGlite, and on PostgreSQL through pg and Neon. Notes are sealed here as the browser
+ * seals them (src/lib/notebook/crypto.ts, WebCrypto in Node too).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNotebook as makeKeys, openNote, sealNote, type NotePlain, type WrappedKeys } from "../../src/lib/notebook/crypto.ts";
@@ -37,7 +39,8 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const { key, wrapped } = await makeKeys(PASSPHRASE);
     const created = await send("/api/notebook", signedIn.cookie, "POST", wrapped);
     expect(created.status, await created.clone().text()).toBe(201);
-    return { ...signedIn, key, wrapped };
+    const notebook = ((await created.json()) as { notebook: { id: string } }).notebook.id;
+    return { ...signedIn, key, wrapped, notebook };
   }
 
   const plain = (text: string, chapter: { slug: string; title: string }, part: { slug: string; title: string }): NotePlain => ({
@@ -49,9 +52,11 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     level: "Architect",
   });
 
-  async function save(cookie: string, key: CryptoKey, subsectionId: number, version: number, note: NotePlain) {
-    return send(`/api/notebook/notes/${subsectionId}`, cookie, "PUT", { version, ...(await sealNote(key, subsectionId, version + 1, note)) });
+  type Member = { cookie: string; key: CryptoKey; notebook: string };
+  async function save(one: Member, subsectionId: number, version: number, note: NotePlain, notebook = one.notebook) {
+    return send(`/api/notebook/notes/${subsectionId}`, one.cookie, "PUT", { notebook, version, ...(await sealNote(one.key, { notebook, subsectionId, version: version + 1 }, note)) });
   }
+  const at = (one: Member, subsectionId: number, version: number) => ({ notebook: one.notebook, subsectionId, version });
 
   it("answers only a signed-in member, and only about their own notebook", async () => {
     for (const [path, method] of [["/api/notebook", "GET"], ["/api/notebook", "POST"], ["/api/notebook", "DELETE"], ["/api/notebook/notes", "GET"], ["/api/notebook/notes/1", "PUT"]] as const) {
@@ -75,7 +80,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const chapter = await createChapter(database.db, { level: "Architect" });
     const part = await createSubsection(database.db, chapter.id, { title: "Field notes" });
     const note = plain("Monday, 9 am: it said I was behind before I had begun.", chapter, part);
-    const saved = await save(one.cookie, one.key, part.id, 0, note);
+    const saved = await save(one, part.id, 0, note);
     expect(saved.status, await saved.clone().text()).toBe(200);
     const { note: stored } = (await saved.json()) as { note: { version: number; iv: string; ciphertext: string } };
     expect(stored.version).toBe(1);
@@ -90,7 +95,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     // With the notebook's keys: a chapter page asks once.
     expect(listed.notebook).toMatchObject(one.wrapped);
     expect(listed.notes).toHaveLength(1);
-    expect(await openNote(one.key, part.id, 1, listed.notes[0]!)).toEqual(note);
+    expect(await openNote(one.key, at(one, part.id, 1), listed.notes[0]!)).toEqual(note);
     // Another member sees none of it.
     const other = await member();
     expect(((await (await send(`/api/notebook/notes?chapter=${chapter.slug}`, other.cookie)).json()) as { notes: unknown[] }).notes).toEqual([]);
@@ -100,18 +105,18 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const one = await member();
     const chapter = await createChapter(database.db, { level: "Operator" });
     const part = await createSubsection(database.db, chapter.id);
-    expect((await save(one.cookie, one.key, part.id, 0, plain("first", chapter, part))).status).toBe(200);
-    expect((await save(one.cookie, one.key, part.id, 1, plain("second, from this device", chapter, part))).status).toBe(200);
-    const stale = await save(one.cookie, one.key, part.id, 1, plain("from a device that saw version 1", chapter, part));
+    expect((await save(one, part.id, 0, plain("first", chapter, part))).status).toBe(200);
+    expect((await save(one, part.id, 1, plain("second, from this device", chapter, part))).status).toBe(200);
+    const stale = await save(one, part.id, 1, plain("from a device that saw version 1", chapter, part));
     expect(stale.status).toBe(409);
     const refusal = (await stale.json()) as { error: { code: string; current: { version: number; iv: string; ciphertext: string } } };
     expect(refusal.error.code).toBe("note_changed");
     expect(refusal.error.current.version).toBe(2);
-    expect((await openNote(one.key, part.id, 2, refusal.error.current)).text).toBe("second, from this device");
+    expect((await openNote(one.key, at(one, part.id, 2), refusal.error.current)).text).toBe("second, from this device");
 
     // Saves sent at once from one version, in a few rounds: each round keeps exactly one.
     for (let version = 2; version < 5; version++) {
-      const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => save(one.cookie, one.key, part.id, version, plain(`device ${i}`, chapter, part))));
+      const racing = await Promise.all(Array.from({ length: 6 }, (_, i) => save(one, part.id, version, plain(`device ${i}`, chapter, part))));
       const statuses = racing.map((answer) => answer.status).sort();
       expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
       const [row] = await database.db.select().from(notes).where(eq(notes.subsectionId, part.id));
@@ -129,9 +134,10 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const draftChapter = await createChapter(database.db, { status: "draft" });
     const inDraftChapter = await createSubsection(database.db, draftChapter.id);
     const note = plain("words", open, { slug: "x", title: "x" });
-    expect((await save(one.cookie, one.key, above.id, 0, note)).status).toBe(403);
-    for (const id of [draft.id, deleted.id, inDraftChapter.id, 99_999_999]) expect((await save(one.cookie, one.key, id, 0, note)).status, String(id)).toBe(404);
-    for (const id of ["0", "-1", "abc", "1e3"]) expect((await send(`/api/notebook/notes/${id}`, one.cookie, "PUT", { version: 0, iv: "AAAAAAAAAAAAAAAA", ciphertext: "A".repeat(40) })).status, id).toBe(404);
+    expect((await save(one, above.id, 0, note)).status).toBe(403);
+    for (const id of [draft.id, deleted.id, inDraftChapter.id, 99_999_999]) expect((await save(one, id, 0, note)).status, String(id)).toBe(404);
+    for (const id of ["0", "-1", "abc", "1e3"])
+      expect((await send(`/api/notebook/notes/${id}`, one.cookie, "PUT", { notebook: one.notebook, version: 0, iv: "AAAAAAAAAAAAAAAA", ciphertext: "A".repeat(40) })).status, id).toBe(404);
     expect(await database.db.select().from(notes).where(eq(notes.accessCodeId, (await codeId(one.code.login))))).toEqual([]);
   });
 
@@ -140,15 +146,17 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const chapter = await createChapter(database.db, { level: "Operator" });
     const part = await createSubsection(database.db, chapter.id);
     const put = (body: unknown) => send(`/api/notebook/notes/${part.id}`, one.cookie, "PUT", body);
-    const good = await sealNote(one.key, part.id, 1, plain("ok", chapter, part));
+    const good = { notebook: one.notebook, ...(await sealNote(one.key, at(one, part.id, 1), plain("ok", chapter, part))) };
     for (const [body, status] of [
-      [{ version: 0, iv: good.iv }, 400],
-      [{ version: 0, iv: "not base64!", ciphertext: good.ciphertext }, 400],
-      [{ version: 0, iv: "AAAA", ciphertext: good.ciphertext }, 400],
-      [{ version: 0, iv: good.iv, ciphertext: "not*base64" }, 400],
+      [{ notebook: one.notebook, version: 0, iv: good.iv }, 400],
+      [{ notebook: one.notebook, version: 0, iv: "not base64!", ciphertext: good.ciphertext }, 400],
+      [{ notebook: one.notebook, version: 0, iv: "AAAA", ciphertext: good.ciphertext }, 400],
+      [{ notebook: one.notebook, version: 0, iv: good.iv, ciphertext: "not*base64" }, 400],
+      [{ ...good, notebook: undefined, version: 0 }, 400],
+      [{ ...good, notebook: "not-an-id", version: 0 }, 400],
       [{ version: -1, ...good }, 400],
       [{ version: 5, ...good }, 409],
-      [{ version: 0, iv: good.iv, ciphertext: "A".repeat(300_000) }, 413],
+      [{ notebook: one.notebook, version: 0, iv: good.iv, ciphertext: "A".repeat(300_000) }, 413],
     ] as const) {
       const answer = await put(body);
       expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(status);
@@ -166,16 +174,16 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     // A full notebook (written straight to the table: 2,000 saves would take the limit's windows).
     await database.db.execute(sql`INSERT INTO ${notes} (access_code_id, subsection_id, version, iv, ciphertext)
       SELECT ${id}, 1000000 + g, 1, 'AAAAAAAAAAAAAAAA', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' FROM generate_series(1, ${MAX_NOTES}) g`);
-    const full = await save(one.cookie, one.key, part.id, 0, plain("one more", chapter, part));
+    const full = await save(one, part.id, 0, plain("one more", chapter, part));
     expect(full.status).toBe(409);
     expect(((await full.json()) as { error: { code: string } }).error.code).toBe("notebook_full");
     await database.db.execute(sql`DELETE FROM ${notes} WHERE access_code_id = ${id} AND subsection_id = 1000001`);
-    expect((await save(one.cookie, one.key, part.id, 0, plain("now it fits", chapter, part))).status).toBe(200);
+    expect((await save(one, part.id, 0, plain("now it fits", chapter, part))).status).toBe(200);
 
     // Room for one more, and new notes on four passages sent at once: one is kept.
     await database.db.execute(sql`DELETE FROM ${notes} WHERE access_code_id = ${id} AND subsection_id = 1000002`);
     const others = await Promise.all(Array.from({ length: 4 }, () => createSubsection(database.db, chapter.id)));
-    const racing = await Promise.all(others.map((other, i) => save(one.cookie, one.key, other.id, 0, plain(`racing ${i}`, chapter, other))));
+    const racing = await Promise.all(others.map((other, i) => save(one, other.id, 0, plain(`racing ${i}`, chapter, other))));
     expect(racing.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
     const counted = (await database.db.execute(sql`SELECT count(*)::integer AS n FROM ${notes} WHERE access_code_id = ${id}`)) as unknown as { rows: Array<{ n: number }> };
     expect(Number(counted.rows[0]!.n)).toBe(MAX_NOTES);
@@ -185,7 +193,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
       .insert(rateLimitCounters)
       .values({ bucket: NOTE_SAVE_LIMIT.bucket, key: String(id), windowStart: new Date(), count: NOTE_SAVE_LIMIT.max })
       .onConflictDoUpdate({ target: [rateLimitCounters.bucket, rateLimitCounters.key], set: { count: NOTE_SAVE_LIMIT.max, windowStart: new Date() } });
-    const limited = await save(one.cookie, one.key, part.id, 1, plain("too many", chapter, part));
+    const limited = await save(one, part.id, 1, plain("too many", chapter, part));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     const [row] = await database.db.select().from(notes).where(eq(notes.subsectionId, part.id));
@@ -197,8 +205,8 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const chapter = await createChapter(database.db, { level: "Architect", title: "Where I wrote" });
     const part = await createSubsection(database.db, chapter.id, { title: "The passage" });
     const gone = await createSubsection(database.db, chapter.id, { title: "Soon deleted" });
-    expect((await save(one.cookie, one.key, part.id, 0, plain("kept", chapter, part))).status).toBe(200);
-    expect((await save(one.cookie, one.key, gone.id, 0, plain("kept too", chapter, gone))).status).toBe(200);
+    expect((await save(one, part.id, 0, plain("kept", chapter, part))).status).toBe(200);
+    expect((await save(one, gone.id, 0, plain("kept too", chapter, gone))).status).toBe(200);
     const all = async () => ((await (await send("/api/notebook/notes", one.cookie)).json()) as { notes: Array<{ subsectionId: number; place: Record<string, unknown> | null }> }).notes;
     expect((await all()).find((n) => n.subsectionId === part.id)!.place).toMatchObject({ chapterSlug: chapter.slug, chapterTitle: "Where I wrote", level: "Architect", sectionTitle: "The passage", sectionNumber: 1 });
 
@@ -216,7 +224,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const chapter = await createChapter(database.db, { level: "Operator" });
     const part = await createSubsection(database.db, chapter.id);
     expect((await (await send("/api/auth/session", one.cookie)).json()) as { noteChapters: string[] }).toMatchObject({ noteChapters: [] });
-    expect((await save(one.cookie, one.key, part.id, 0, plain("x", chapter, part))).status).toBe(200);
+    expect((await save(one, part.id, 0, plain("x", chapter, part))).status).toBe(200);
     expect(((await (await send("/api/auth/session", one.cookie)).json()) as { noteChapters: string[] }).noteChapters).toEqual([chapter.slug]);
     const erased = await send("/api/notebook", one.cookie, "DELETE");
     expect(await erased.json()).toEqual({ notes: 1 });
@@ -227,8 +235,8 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
   it("wraps the key anew only over the version it read (a passphrase replaced on one device at a time)", async () => {
     const one = await member();
     const { wrapped } = await makeKeys("some other passphrase");
-    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 1 })).status).toBe(200);
-    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 1 })).status).toBe(409);
+    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 1, recoveryKept: true })).status).toBe(200);
+    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 1, recoveryKept: true })).status).toBe(409);
     expect(((await (await send("/api/notebook", one.cookie)).json()) as { notebook: { version: number; salt: string } }).notebook).toMatchObject({ version: 2, salt: wrapped.salt });
   });
 
@@ -236,7 +244,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const one = await member();
     const chapter = await createChapter(database.db, { level: "Operator" });
     const part = await createSubsection(database.db, chapter.id);
-    expect((await save(one.cookie, one.key, part.id, 0, plain("still mine", chapter, part))).status).toBe(200);
+    expect((await save(one, part.id, 0, plain("still mine", chapter, part))).status).toBe(200);
     const { password } = await resetAccessCodePassword(database.db, one.code.login);
     expect((await send("/api/notebook", one.cookie)).status).toBe(401);
     const again = cookieOf(await api("/api/auth/validate", jsonPost({ login: one.code.login, password })));
@@ -248,7 +256,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     const one = await member();
     const chapter = await createChapter(database.db, { level: "Architect" });
     const part = await createSubsection(database.db, chapter.id);
-    expect((await save(one.cookie, one.key, part.id, 0, plain("to take away", chapter, part))).status).toBe(200);
+    expect((await save(one, part.id, 0, plain("to take away", chapter, part))).status).toBe(200);
     await setAccessCodeActive(database.db, one.code.login, false);
     expect((await send("/api/notebook", one.cookie)).status).toBe(401);
     const address = { "x-nf-client-connection-ip": "198.51.100.77" };
@@ -256,7 +264,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     expect(exported.status).toBe(200);
     const body = (await exported.json()) as { notebook: WrappedKeys; notes: Array<{ subsectionId: number; version: number; iv: string; ciphertext: string }> };
     expect(body.notebook).toMatchObject(one.wrapped);
-    expect((await openNote(one.key, part.id, 1, body.notes[0]!)).text).toBe("to take away");
+    expect((await openNote(one.key, at(one, part.id, 1), body.notes[0]!)).text).toBe("to take away");
     // Wrong passwords: refused, then limited as sign-in is (5 from one address).
     const wrong = () => api("/api/notebook/export", jsonPost({ login: one.code.login, password: "not it" }, { "x-nf-client-connection-ip": "198.51.100.78" }));
     const statuses = [];
@@ -284,6 +292,138 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
     expect((await kept(expired.code.login)).rows).toHaveLength(0);
     expect((await kept(recent.code.login)).rows).toHaveLength(1);
     expect((await kept(active.code.login)).rows).toHaveLength(1);
+  });
+
+  it("moves a note's version only forward: an erased note keeps its version, and a note written there again continues past it", async () => {
+    const one = await member();
+    const chapter = await createChapter(database.db, { level: "Operator" });
+    const part = await createSubsection(database.db, chapter.id);
+    expect((await save(one, part.id, 0, plain("first words", chapter, part))).status).toBe(200);
+    expect((await save(one, part.id, 1, plain("second words", chapter, part))).status).toBe(200);
+    const erase = (version: number, notebook = one.notebook) => send(`/api/notebook/notes/${part.id}?version=${version}&notebook=${notebook}`, one.cookie, "DELETE");
+    // Only over the version read.
+    expect((await erase(1)).status).toBe(409);
+    const erased = await erase(2);
+    expect(erased.status, await erased.clone().text()).toBe(200);
+    expect(((await erased.json()) as { note: { version: number; ciphertext: string | null } }).note).toMatchObject({ version: 3, ciphertext: null, iv: null });
+    expect((await erase(3)).status).toBe(404);
+    // The chapter's answer names the erased note's version (no words); the notebook counts it out, the session answer and the list too.
+    const listed = (await (await send(`/api/notebook/notes?chapter=${chapter.slug}`, one.cookie)).json()) as { notebook: { notes: number }; notes: Array<{ subsectionId: number; version: number; ciphertext: string | null }> };
+    expect(listed.notes).toEqual([expect.objectContaining({ subsectionId: part.id, version: 3, ciphertext: null })]);
+    expect(listed.notebook.notes).toBe(0);
+    expect(((await (await send("/api/notebook/notes", one.cookie)).json()) as { notes: unknown[] }).notes).toEqual([]);
+    expect(((await (await send("/api/auth/session", one.cookie)).json()) as { noteChapters: string[] }).noteChapters).toEqual([]);
+    // Written again from "nothing" (version 0): refused, the erased note's version in the answer.
+    const fromZero = await save(one, part.id, 0, plain("again", chapter, part));
+    expect(fromZero.status).toBe(409);
+    expect(((await fromZero.json()) as { error: { current: { version: number; ciphertext: string | null } } }).error.current).toMatchObject({ version: 3, ciphertext: null });
+    // Over the erased note's version: version 4. Old ciphertexts (versions 1 and 2) never come back as current.
+    const again = await save(one, part.id, 3, plain("again", chapter, part));
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { note: { version: number } }).note.version).toBe(4);
+    const [row] = await database.db.select().from(notes).where(eq(notes.subsectionId, part.id));
+    expect(row!.version).toBe(4);
+    expect((await openNote(one.key, at(one, part.id, 4), { iv: row!.iv!, ciphertext: row!.ciphertext! })).text).toBe("again");
+  });
+
+  it("refuses a save or an erasure sealed for another notebook (erased and started again elsewhere): 409 notebook_changed, nothing written", async () => {
+    const one = await member();
+    const chapter = await createChapter(database.db, { level: "Operator" });
+    const part = await createSubsection(database.db, chapter.id);
+    expect((await save(one, part.id, 0, plain("under the first notebook", chapter, part))).status).toBe(200);
+    // Another device erases the notebook and starts a new one.
+    expect((await send("/api/notebook", one.cookie, "DELETE")).status).toBe(200);
+    const { key, wrapped } = await makeKeys("the new notebook's passphrase");
+    const restarted = await send("/api/notebook", one.cookie, "POST", wrapped);
+    const fresh = ((await restarted.json()) as { notebook: { id: string; recoveryKept: boolean } }).notebook;
+    expect(fresh.id).not.toBe(one.notebook);
+    // This device, still on the old notebook, saves: refused, whatever version it names.
+    for (const version of [0, 1]) {
+      const stale = await save(one, part.id, version, plain("still typing here", chapter, part));
+      expect(stale.status).toBe(409);
+      expect(((await stale.json()) as { error: { code: string } }).error.code).toBe("notebook_changed");
+    }
+    const staleErase = await send(`/api/notebook/notes/${part.id}?version=1&notebook=${one.notebook}`, one.cookie, "DELETE");
+    expect(staleErase.status).toBe(409);
+    expect(await database.db.select().from(notes).where(eq(notes.subsectionId, part.id))).toEqual([]);
+    // Sealed for the new one: taken.
+    expect((await save({ ...one, key, notebook: fresh.id }, part.id, 0, plain("under the new notebook", chapter, part))).status).toBe(200);
+  });
+
+  it("starts a notebook with its recovery key not kept, until the member shows it was (over the wrapping it was made for)", async () => {
+    const one = await member();
+    const get = async () => ((await (await send("/api/notebook", one.cookie)).json()) as { notebook: { version: number; recoveryKept: boolean } }).notebook;
+    expect(await get()).toMatchObject({ version: 1, recoveryKept: false });
+    expect((await send("/api/notebook/recovery", one.cookie, "PUT", { version: 2 })).status).toBe(409);
+    expect((await send("/api/notebook/recovery", one.cookie, "PUT", { version: 0 })).status).toBe(400);
+    expect((await send("/api/notebook/recovery", one.cookie, "PUT", { version: 1 })).status).toBe(200);
+    expect(await get()).toMatchObject({ version: 1, recoveryKept: true });
+    // A new recovery key: not kept until shown so; a passphrase replaced with the recovery key: kept.
+    const { wrapped } = await makeKeys("a passphrase, wrapped anew");
+    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 1, recoveryKept: false })).status).toBe(200);
+    expect(await get()).toMatchObject({ version: 2, recoveryKept: false });
+    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 2 })).status).toBe(400);
+    expect((await send("/api/notebook", one.cookie, "PUT", { ...wrapped, version: 2, recoveryKept: true })).status).toBe(200);
+    expect(await get()).toMatchObject({ version: 3, recoveryKept: true });
+    const stranger = await loginAs(api, database.db, "Architect");
+    expect((await send("/api/notebook/recovery", stranger.cookie, "PUT", { version: 1 })).status).toBe(404);
+  });
+
+  it("refuses every state-changing call from another site, the notebook's DELETEs included, changing nothing", async () => {
+    const one = await member();
+    const chapter = await createChapter(database.db, { level: "Operator" });
+    const part = await createSubsection(database.db, chapter.id);
+    expect((await save(one, part.id, 0, plain("stays", chapter, part))).status).toBe(200);
+    for (const cross of [{ "sec-fetch-site": "cross-site" }, { origin: "https://elsewhere.example" }] as Array<Record<string, string>>) {
+      for (const [path, method] of [
+        ["/api/notebook", "DELETE"],
+        [`/api/notebook/notes/${part.id}?version=1&notebook=${one.notebook}`, "DELETE"],
+        ["/api/notebook/recovery", "PUT"],
+        ["/api/auth/logout", "POST"],
+      ] as const) {
+        const answer = await api(path, { method, headers: { cookie: one.cookie, ...cross, ...(method === "PUT" ? { "content-type": "application/json" } : {}) }, body: method === "PUT" ? JSON.stringify({ version: 1 }) : undefined });
+        expect(answer.status, `${method} ${path} ${JSON.stringify(cross)}`).toBe(403);
+        expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("cross_site");
+      }
+    }
+    const kept = (await (await send("/api/notebook", one.cookie)).json()) as { notebook: { notes: number; recoveryKept: boolean } };
+    expect(kept.notebook).toMatchObject({ notes: 1, recoveryKept: false });
+  });
+
+  it("counts the ended-code download's attempts in sign-in's own budget, per address, also for attempts sent at once", async () => {
+    const one = await member();
+    const address = { "x-nf-client-connection-ip": "203.0.113.41" };
+    const wrongLogin = () => api("/api/auth/validate", jsonPost({ login: one.code.login, password: "not the password" }, address));
+    const wrongExport = () => api("/api/notebook/export", jsonPost({ login: one.code.login, password: "not the password" }, address));
+    // Sent at once through both doors: five failures from one address, then 429, whichever door.
+    const answers = await Promise.all([wrongLogin(), wrongExport(), wrongLogin(), wrongExport(), wrongLogin(), wrongExport(), wrongExport()]);
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // The right password from that address is refused too, at either door, until the window ends.
+    expect((await api("/api/notebook/export", jsonPost({ login: one.code.login, password: one.code.password }, address))).status).toBe(429);
+    expect((await api("/api/auth/validate", jsonPost({ login: one.code.login, password: one.code.password }, address))).status).toBe(429);
+  });
+
+  it("gives an ended code's notebook only within 30 days of the end, checked on the request even if the retention job never ran", async () => {
+    const now = Date.now();
+    const daysAgo = (days: number) => new Date(now - days * 24 * 3600 * 1000);
+    const cases = [
+      { set: { isActive: "false", deactivatedAt: daysAgo(31) }, status: 410 },
+      { set: { expiresAt: daysAgo(31) }, status: 410 },
+      { set: { isActive: "false", deactivatedAt: daysAgo(29) }, status: 200 },
+      { set: { expiresAt: daysAgo(29) }, status: 200 },
+    ] as const;
+    for (const [i, { set, status }] of cases.entries()) {
+      const one = await member();
+      await database.db.update(accessCodes).set(set).where(eq(accessCodes.login, one.code.login));
+      const answer = await api("/api/notebook/export", jsonPost({ login: one.code.login, password: one.code.password }, { "x-nf-client-connection-ip": `198.51.100.${120 + i}` }));
+      expect(answer.status, JSON.stringify(set)).toBe(status);
+      if (status === 410) {
+        const error = ((await answer.json()) as { error: { code: string; message: string } }).error;
+        expect(error.code).toBe("notebook_gone");
+        expect(error.message).toContain("30 days");
+      }
+    }
   });
 
   async function codeId(login: string): Promise<number> {

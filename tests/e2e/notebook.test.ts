@@ -63,8 +63,8 @@ test("the notebook's dialogs pass axe in both themes, at 390 px", async ({ brows
     await page.goto(`/${(await firstChapter(page)).slug}`);
     await note(page).toggle.click();
     await expect(page.getByRole("dialog", { name: "Start your notebook" })).toBeVisible();
-    await page.getByLabel("Notebook passphrase", { exact: true }).fill("short");
-    await expect(page.getByTestId("passphrase-strength")).toHaveText("Strength: Too short");
+    await page.getByLabel("Notebook passphrase", { exact: true }).fill("password12");
+    await expect(page.getByTestId("passphrase-strength")).toHaveText("Strength: Weak");
     expect(await seriousViolations(page), `${theme}: starting`).toEqual([]);
     await page.getByLabel("Notebook passphrase", { exact: true }).fill(PASSPHRASE);
     await page.getByLabel("Notebook passphrase again").fill(PASSPHRASE);
@@ -148,9 +148,11 @@ test("offline, the note stays in the browser and is sent when the connection ret
   await page.route("**/api/notebook/notes/*", (route) => (route.request().method() === "PUT" ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "Down for a moment." } } }) : route.continue()));
   await first.box.fill("Written while the server was down.");
   await expect(first.status).toHaveText("Not saved yet: will retry", { timeout: 10_000 });
-  const kept = await page.evaluate(() => localStorage.getItem("notebook-local") ?? "");
-  expect(kept).toContain("pending");
+  // Kept sealed (never in the clear) until it is sent.
+  const kept = await page.evaluate(() => localStorage.getItem("notebook-pending") ?? "");
+  expect(kept).toContain("sealed");
   expect(kept).not.toContain("server was down");
+  expect(await page.evaluate(() => localStorage.getItem("notebook-local"))).toBeNull();
   await page.unrouteAll({ behavior: "wait" });
   // (Leaving with it unsent asks first: accepted here.)
   page.once("dialog", (dialog) => void dialog.accept());
@@ -159,7 +161,7 @@ test("offline, the note stays in the browser and is sent when the connection ret
   await first.toggle.click();
   await expect(first.box).toHaveValue("Written while the server was down.");
   await expect(first.status).toHaveText("Saved", { timeout: 15_000 });
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("notebook-local"))).toBeNull();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("notebook-pending"))).toBeNull();
 
   const { page: other, context: otherContext } = await device(browser, code);
   await other.goto(`/${chapter.slug}`);

@@ -428,7 +428,9 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         const { cookie } = await loginAs(site.fetch, database.db, "Architect");
         const headers = { cookie, origin: SITE_URL };
         const { key, wrapped } = await makeKeys("a passphrase of the production check");
-        expect((await site.fetch("/api/notebook", jsonPost(wrapped, headers))).status).toBe(201);
+        const created = await site.fetch("/api/notebook", jsonPost(wrapped, headers));
+        expect(created.status).toBe(201);
+        const notebook = ((await created.json()) as { notebook: { id: string } }).notebook.id;
         const parts = (await (await site.fetch(`/api/chapters/${chapter.id}/subsections`, { headers })).json()) as Array<{ id: number; slug: string; title: string }>;
         const part = parts[0]!;
         const put = async (version: number, text: string) =>
@@ -436,8 +438,9 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
             method: "PUT",
             headers: { ...headers, "content-type": "application/json" },
             body: JSON.stringify({
+              notebook,
               version,
-              ...(await sealNote(key, part.id, version + 1, { text, title: part.title, chapterSlug: chapter.slug, chapterTitle: chapter.title, sectionSlug: part.slug, level: "Architect" })),
+              ...(await sealNote(key, { notebook, subsectionId: part.id, version: version + 1 }, { text, title: part.title, chapterSlug: chapter.slug, chapterTitle: chapter.title, sectionSlug: part.slug, level: "Architect" })),
             }),
           });
         expect((await put(0, "first")).status).toBe(200);
@@ -446,7 +449,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(site.instances("api")).toBeGreaterThanOrEqual(2);
         const read = (await (await site.fetch(`/api/notebook/notes?chapter=${chapter.slug}`, { headers })).json()) as { notes: Array<{ subsectionId: number; version: number; iv: string; ciphertext: string }> };
         expect(read.notes.map((n) => [n.subsectionId, n.version])).toEqual([[part.id, 2]]);
-        expect((await openNote(key, part.id, 2, read.notes[0]!)).text).toMatch(/^device \d$/);
+        expect((await openNote(key, { notebook, subsectionId: part.id, version: 2 }, read.notes[0]!)).text).toMatch(/^device \d$/);
         expect(site.logs()).not.toMatch(/device \d/);
       });
 

@@ -42,9 +42,9 @@ export default function NotebookDownload() {
     setProblem(null);
     try {
       const key = recovering ? await openWithRecoveryKey(sealed.notebook, secret) : await unlockWithPassphrase(sealed.notebook, secret);
-      const { opened, unreadable } = await openAll(key, sealed.notes);
+      const { opened, unopened } = await openAll(key, sealed.notebook.id, sealed.notes, false);
       downloadFile("my-notebook.md", notebookMarkdown(opened, new Date()), "text/markdown");
-      setDone(`Downloaded: ${opened.length} ${opened.length === 1 ? "note" : "notes"}${unreadable > 0 ? ` (${unreadable} could not be opened)` : ""}.`);
+      setDone(`Downloaded: ${opened.length} ${opened.length === 1 ? "note" : "notes"}${unopened.length > 0 ? ` (${unopened.length} could not be opened)` : ""}.`);
     } catch (error) {
       setProblem(error instanceof WrongSecretError ? `That ${recovering ? "recovery key" : "passphrase"} does not open this notebook.` : errorMessage(error));
     }

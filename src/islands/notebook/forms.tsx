@@ -1,19 +1,26 @@
 /**
- * The notebook's dialogs and forms (issue 32), shared by the chapter page's Notebook island,
- * /profile's notebook and /resume's download: starting a notebook (a passphrase, then the
+ * The notebook's dialogs and forms (issues 32 and 42), shared by the chapter page's Notebook
+ * island, /profile's notebook and /resume's download: starting a notebook (a passphrase, then the
  * recovery key shown once), opening it on a device (the passphrase, or the recovery key and a new
- * passphrase), starting over, and choosing between two devices' versions of a note.
+ * passphrase), a new recovery key when the first was never kept, starting over, and choosing
+ * between two devices' versions of a note.
  */
 import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } from "react";
-import { MIN_PASSPHRASE_LENGTH, passphraseStrength, WrongSecretError } from "../../lib/notebook/crypto.ts";
-import { openWithPassphrase, replaceForgottenPassphrase, startNotebook, type NotebookInfo } from "../../lib/notebook/client.ts";
+import { WrongSecretError } from "../../lib/notebook/crypto.ts";
+import { isCodeSecret } from "../../lib/notebook/code-secrets.ts";
+import { CODE_SECRET_PASSPHRASE, loadEstimator, strengthOf, WEAK_PASSPHRASE, type PassphraseStrength } from "../../lib/notebook/passphrase.ts";
+import { newRecoveryKey, openWithPassphrase, replaceForgottenPassphrase, startNotebook, type NotebookInfo } from "../../lib/notebook/client.ts";
+import type { ConflictChoice } from "../../lib/notebook/chapter-notebook.ts";
 import { downloadFile } from "../../lib/notebook/export.ts";
 import { errorMessage } from "../../lib/api-client.ts";
+import { notify } from "../../lib/notify.ts";
 
 export const field =
   "mt-1 w-full rounded-md border border-[var(--color-line)] bg-[var(--color-page)] px-3 py-2 text-[var(--color-ink)] outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)] disabled:opacity-60";
 export const primary = "cta-button";
 export const quiet = "button-quiet";
+/** An action that erases (issue 42: 8): never the default, and drawn as what it is. */
+export const destructive = "button-destructive";
 const muted = "text-sm text-[var(--color-muted)]";
 
 /** What the notebook's encryption protects against, and what it cannot: said where it is set up and opened. */
@@ -75,9 +82,26 @@ export function ModalDialog({ title, onClose, children, role }: { title: string;
   );
 }
 
-/** A new passphrase, typed twice, with its strength shown as it is typed. */
+/** A passphrase's strength as it is typed, from the estimator (fetched once it is needed); null until it is here. */
+function useStrength(passphrase: string): PassphraseStrength | null {
+  const [estimate, setEstimate] = useState<{ of: string; strength: PassphraseStrength } | null>(null);
+  useEffect(() => {
+    let current = true;
+    void loadEstimator().then(
+      (score) => current && setEstimate({ of: passphrase, strength: strengthOf(score(passphrase)) }),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [passphrase]);
+  return estimate?.of === passphrase ? estimate.strength : null;
+}
+
+/** A new passphrase, typed twice, with its strength shown as it is typed (the rule's own figure). */
 function NewPassphrase({ label, value, onChange, again, onAgain }: { label: string; value: string; onChange: (v: string) => void; again: string; onAgain: (v: string) => void }) {
-  const strength = passphraseStrength(value);
+  const strength = useStrength(value);
+  const score = strength?.score ?? 0;
   return (
     <>
       <label className="block text-sm font-medium">
@@ -87,11 +111,11 @@ function NewPassphrase({ label, value, onChange, again, onAgain }: { label: stri
       <div aria-live="polite" className="flex items-center gap-3">
         <span className="flex h-1.5 flex-1 gap-1" aria-hidden="true">
           {[1, 2, 3, 4].map((step) => (
-            <span key={step} className={`h-full flex-1 rounded-full ${strength.score >= step ? "bg-[var(--color-accent)]" : "bg-[var(--color-line)]"}`} />
+            <span key={step} className={`h-full flex-1 rounded-full ${score >= step ? "bg-[var(--color-accent)]" : "bg-[var(--color-line)]"}`} />
           ))}
         </span>
         <span className="text-xs text-[var(--color-muted)]" data-testid="passphrase-strength">
-          Strength: {strength.label}
+          Strength: {value ? (strength?.label ?? "checking…") : "—"}
         </span>
       </div>
       <label className="block text-sm font-medium">
@@ -99,16 +123,18 @@ function NewPassphrase({ label, value, onChange, again, onAgain }: { label: stri
         <input className={field} type="password" autoComplete="new-password" value={again} onChange={(e) => onAgain(e.target.value)} />
       </label>
       <p className={muted}>
-        At least {MIN_PASSPHRASE_LENGTH} characters. It is never sent to the server, and nobody can reset it for you: keep it, and keep your
-        recovery key.
+        It must be rated Good or Strong: a few words that do not go together make one. Not your access code or its password, which the
+        operator knows. It is never sent to the server, and nobody can reset it for you: keep it, and keep your recovery key.
       </p>
     </>
   );
 }
 
-/** Why a new passphrase cannot be taken yet, or null. */
-function passphraseProblem(passphrase: string, again: string): string | null {
-  if (!passphraseStrength(passphrase).ok) return `The passphrase needs at least ${MIN_PASSPHRASE_LENGTH} characters.`;
+/** Why a new passphrase cannot be taken, or null: the estimator's figure (the meter's), the code's own secrets, the second typing. */
+async function passphraseProblem(passphrase: string, again: string): Promise<string | null> {
+  const score = await loadEstimator();
+  if (!strengthOf(score(passphrase)).ok) return WEAK_PASSPHRASE;
+  if (await isCodeSecret(passphrase)) return CODE_SECRET_PASSPHRASE;
   if (passphrase !== again) return "The two passphrases are not the same.";
   return null;
 }
@@ -121,11 +147,11 @@ export function SetupForm({ onStarted }: { onStarted: (started: { info: Notebook
   const [busy, setBusy] = useState(false);
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
-    const wrong = passphraseProblem(passphrase, again);
-    setProblem(wrong);
-    if (wrong) return;
     setBusy(true);
     try {
+      const wrong = await passphraseProblem(passphrase, again);
+      setProblem(wrong);
+      if (wrong) return setBusy(false);
       onStarted(await startNotebook(passphrase));
     } catch (error) {
       setProblem(errorMessage(error));
@@ -148,20 +174,32 @@ export function SetupForm({ onStarted }: { onStarted: (started: { info: Notebook
   );
 }
 
-/** The recovery key, shown once: copy it, download it, and show it is kept by typing its last group. */
+/**
+ * The recovery key, shown once: copy it, download it, and show it is kept by typing its last
+ * group (a wrong one is said so). Its eight groups break only between groups: two lines of four
+ * on a phone.
+ */
 export function RecoveryKey({ recoveryKey, onKept }: { recoveryKey: string; onKept: () => void }) {
   const [copied, setCopied] = useState(false);
   const [check, setCheck] = useState("");
+  const [wrong, setWrong] = useState(false);
   const last = recoveryKey.slice(-4);
-  const kept = check.trim().toUpperCase() === last;
+  const groups = recoveryKey.split("-");
+  const half = Math.ceil(groups.length / 2);
+  function onSubmit(event: SubmitEvent) {
+    event.preventDefault();
+    if (check.trim().toUpperCase() === last) onKept();
+    else setWrong(true);
+  }
   return (
     <div className="space-y-4">
       <p className={muted}>
         If you ever forget your passphrase, this key is the only other way into your notebook. It is shown only now: copy it or download it,
         and keep it somewhere safe, away from this device.
       </p>
-      <p className="rounded-md border border-[var(--color-accent)] bg-[var(--color-page)] p-4 text-center font-mono text-lg tracking-wider break-all" data-testid="recovery-key">
-        {recoveryKey}
+      <p className="rounded-md border border-[var(--color-accent)] bg-[var(--color-page)] p-4 text-center font-mono text-lg tracking-wider" data-testid="recovery-key">
+        <span className="whitespace-nowrap">{groups.slice(0, half).join("-")}</span>-<wbr />
+        <span className="whitespace-nowrap">{groups.slice(half).join("-")}</span>
       </p>
       <div className="flex flex-wrap gap-3">
         <button
@@ -180,13 +218,30 @@ export function RecoveryKey({ recoveryKey, onKept }: { recoveryKey: string; onKe
           Download
         </button>
       </div>
-      <label className="block text-sm font-medium">
-        Type the last four characters of your recovery key
-        <input className={field} value={check} onChange={(e) => setCheck(e.target.value)} autoComplete="off" />
-      </label>
-      <button type="button" className={`${primary} w-full`} disabled={!kept} onClick={onKept}>
-        I have kept it
-      </button>
+      <form className="space-y-4" onSubmit={onSubmit} noValidate>
+        <label className="block text-sm font-medium">
+          Type the last four characters of your recovery key
+          <input
+            className={field}
+            value={check}
+            onChange={(e) => {
+              setCheck(e.target.value);
+              setWrong(false);
+            }}
+            autoComplete="off"
+            aria-invalid={wrong}
+            aria-describedby={wrong ? "recovery-check-problem" : undefined}
+          />
+        </label>
+        {wrong && (
+          <p id="recovery-check-problem" role="alert" className="text-sm text-red-700 dark:text-red-400">
+            Those are not the last four characters of your recovery key. Look at its last group, after the last dash.
+          </p>
+        )}
+        <button type="submit" className={`${primary} w-full`} disabled={!check.trim()}>
+          I have kept it
+        </button>
+      </form>
     </div>
   );
 }
@@ -216,9 +271,13 @@ export function UnlockForm({ info, onOpened, onRestart }: { info: NotebookInfo; 
   function onSubmit(event: SubmitEvent) {
     event.preventDefault();
     if (!recovering) return void attempt(async () => ({ info, key: await openWithPassphrase(info, passphrase) }));
-    const wrong = passphraseProblem(passphrase, again);
-    if (wrong) return setProblem(wrong);
-    void attempt(() => replaceForgottenPassphrase(info, recoveryKey, passphrase));
+    void attempt(async () => {
+      const wrong = await passphraseProblem(passphrase, again);
+      if (wrong) throw new Error(wrong);
+      const replaced = await replaceForgottenPassphrase(info, recoveryKey, passphrase);
+      notify({ title: "New passphrase set", description: "Your notebook now opens with your new passphrase, on every device. Your recovery key still works." });
+      return replaced;
+    });
   }
   return (
     <form className="space-y-4" onSubmit={onSubmit} noValidate>
@@ -250,7 +309,11 @@ export function UnlockForm({ info, onOpened, onRestart }: { info: NotebookInfo; 
           type="button"
           className="underline underline-offset-4"
           onClick={() => {
+            // (Each way starts empty: the passphrase typed for one is never offered as the other's new one.)
             setRecovering(!recovering);
+            setPassphrase("");
+            setAgain("");
+            setRecoveryKey("");
             setProblem(null);
           }}
         >
@@ -279,9 +342,12 @@ export function RestartForm({ notes, onConfirm, onCancel, erasing = false }: { n
           : `Without your passphrase or your recovery key, nobody can open your notebook, not even the site. A new notebook starts empty, and the old one is erased with its ${count}.`}
       </p>
       <div className="flex flex-wrap gap-3">
+        <button type="button" className={quiet} onClick={onCancel} data-autofocus>
+          Keep it
+        </button>
         <button
           type="button"
-          className={primary}
+          className={destructive}
           disabled={busy}
           onClick={() => {
             setBusy(true);
@@ -290,15 +356,10 @@ export function RestartForm({ notes, onConfirm, onCancel, erasing = false }: { n
         >
           {busy ? "Erasing..." : erasing ? "Erase my notebook" : "Erase it and start a new notebook"}
         </button>
-        <button type="button" className={quiet} onClick={onCancel}>
-          Keep it
-        </button>
       </div>
     </div>
   );
 }
-
-export type ConflictChoice = "mine" | "theirs" | "both";
 
 /** Two devices' versions of a note side by side: keep one, the other, or both. */
 export function ConflictForm({ mine, theirs, onChoose }: { mine: string; theirs: string; onChoose: (choice: ConflictChoice) => void }) {
@@ -335,7 +396,49 @@ export function ConflictForm({ mine, theirs, onChoose }: { mine: string; theirs:
   );
 }
 
-/** Both versions of a note, kept: the member's own first. */
-export function bothTexts(mine: string, theirs: string): string {
-  return `${mine.trimEnd()}\n\n— From the other device —\n\n${theirs.trimStart()}`;
+/**
+ * A new recovery key, when the first was never shown kept (the tab closed before): the passphrase
+ * opens the notebook, and the key is wrapped anew with a new recovery key (the old one stops
+ * working), shown once next.
+ */
+export function RenewForm({ info, onRenewed, onLater }: { info: NotebookInfo; onRenewed: (renewed: { info: NotebookInfo; key: CryptoKey; recoveryKey: string }) => void; onLater: () => void }) {
+  const [passphrase, setPassphrase] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function onSubmit(event: SubmitEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    try {
+      onRenewed(await newRecoveryKey(info, passphrase));
+    } catch (error) {
+      setProblem(error instanceof WrongSecretError ? "That passphrase does not open this notebook." : errorMessage(error));
+      setBusy(false);
+    }
+  }
+  return (
+    <form className="space-y-4" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <p>
+        Your recovery key was never confirmed as kept: the notebook was started, but its recovery key was not shown kept. If you forget your
+        passphrase without it, nobody can open your notebook. Make a new recovery key now: the one shown before stops working.
+      </p>
+      <label className="block text-sm font-medium">
+        Notebook passphrase
+        <input className={field} type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-autofocus />
+      </label>
+      {problem && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {problem}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" className={primary} disabled={busy || !passphrase}>
+          {busy ? "Making it..." : "Make a new recovery key"}
+        </button>
+        <button type="button" className={quiet} onClick={onLater}>
+          Not now
+        </button>
+      </div>
+    </form>
+  );
 }

@@ -1,25 +1,34 @@
 /**
- * The notebook's cryptography (issue 32), in the member's browser: WebCrypto only, no library.
+ * The notebook's cryptography (issues 32 and 42), in the member's browser: WebCrypto only, no library.
  *
  * - A random notebook key (AES-256-GCM) encrypts every note. The server never sees it unwrapped.
  * - It is kept wrapped twice: by a key derived from the member's passphrase (PBKDF2-SHA-256,
  *   600,000 iterations as OWASP advises, a random salt per notebook) and by a random recovery key
  *   shown once. Each wrap is AES-GCM with its purpose as additional data, so a wrong passphrase or
  *   recovery key is refused by the authentication tag, never half-accepted.
- * - Each note is AES-GCM under the notebook key with a fresh 96-bit IV per save and its
- *   subsection and version as additional data: the server cannot move a note to another passage
- *   or pass an older version off as the current one without the decryption failing.
+ * - Each note is AES-GCM under the notebook key with a fresh 96-bit IV per save, its words padded
+ *   to a multiple of PAD_BYTES (the server learns a note's size only to that), and the notebook's
+ *   id, the subsection and the version as additional data.
  * - Keys handed out are non-extractable CryptoKeys: a page script can use them, never read them.
+ *
+ * What the additional data guarantees: a note opens only as the one it was sealed as. The server
+ * cannot move a note to another passage, to another notebook, or to another version number (it
+ * cannot relabel version 2 as version 5). What it does not guarantee alone: that a note is the
+ * newest. The server can still serve an older version under that older version's own number; the
+ * browser refuses that by remembering the highest version it has seen of each note (versions.ts),
+ * and the server moves a note's version only forward (an erased note keeps its version, so a note
+ * written there again continues past it). A device that has never seen a note cannot tell an old
+ * copy from the newest.
  *
  * What it protects against: the server, its database, backups and logs (they hold ciphertext
  * only), and the operator, who issues the access code's password but never learns the passphrase.
  * What it cannot: a site whose code was changed to read what is typed before it is encrypted.
  */
 
-import { MIN_PASSPHRASE_LENGTH } from "./limits.ts";
-
-export { MIN_PASSPHRASE_LENGTH, NOTE_MAX_CHARS } from "./limits.ts";
+export { NOTE_MAX_CHARS } from "./limits.ts";
 export const PBKDF2_ITERATIONS = 600_000;
+/** A sealed note's words are padded to a multiple of this many bytes. */
+export const PAD_BYTES = 256;
 
 /** The notebook key wrapped by the passphrase and by the recovery key, as the server keeps it (base64). */
 export interface WrappedKeys {
@@ -184,6 +193,19 @@ export async function unlockWithRecoveryKey(wrapped: WrappedKeys, recoveryKey: s
   return unwrap(wrapped.byRecovery, await recoveryKeyOf(wrapped, recoveryKey), PURPOSE.recovery, false);
 }
 
+/** The key and what the server keeps, wrapped anew by `passphrase` and `recovery` under a new salt. */
+async function wrapAnew(key: CryptoKey, passphrase: string, recovery: Uint8Array<ArrayBuffer>): Promise<{ key: CryptoKey; wrapped: WrappedKeys }> {
+  const salt = random(16);
+  const wrapped: WrappedKeys = {
+    salt: toBase64(salt),
+    iterations: PBKDF2_ITERATIONS,
+    byPassphrase: await wrap(key, await passphraseKey(passphrase, salt, PBKDF2_ITERATIONS), PURPOSE.passphrase),
+    // The recovery key's wrap depends on the salt: made again too.
+    byRecovery: await wrap(key, await recoveryWrappingKey(recovery, salt), PURPOSE.recovery),
+  };
+  return { key: await sealedCopy(key), wrapped };
+}
+
 /**
  * A forgotten passphrase replaced: the recovery key opens the notebook key, which is wrapped anew
  * by the new passphrase (a new salt too; the recovery key keeps working). Answers the key and
@@ -193,51 +215,49 @@ export async function replacePassphrase(wrapped: WrappedKeys, recoveryKey: strin
   const recovery = parseRecoveryKey(recoveryKey);
   if (!recovery) throw new WrongSecretError("A recovery key is 32 letters and digits, in groups of four.");
   const key = await unwrap(wrapped.byRecovery, await recoveryWrappingKey(recovery, fromBase64(wrapped.salt)), PURPOSE.recovery, true);
-  const salt = random(16);
-  const rewrapped: WrappedKeys = {
-    salt: toBase64(salt),
-    iterations: PBKDF2_ITERATIONS,
-    byPassphrase: await wrap(key, await passphraseKey(newPassphrase, salt, PBKDF2_ITERATIONS), PURPOSE.passphrase),
-    // The recovery key's wrap depends on the salt: made again with the same recovery key.
-    byRecovery: await wrap(key, await recoveryWrappingKey(recovery, salt), PURPOSE.recovery),
-  };
-  return { key: await sealedCopy(key), wrapped: rewrapped };
-}
-
-const noteData = (subsectionId: number, version: number) => encoder.encode(`note:v1:${subsectionId}:${version}`);
-
-/** Encrypts a note for `subsectionId` at `version` (the version the save will make). */
-export async function sealNote(key: CryptoKey, subsectionId: number, version: number, note: NotePlain): Promise<SealedNote> {
-  const iv = random(12);
-  const ciphertext = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: noteData(subsectionId, version) }, key, encoder.encode(JSON.stringify(note)));
-  return { iv: toBase64(iv), ciphertext: toBase64(new Uint8Array(ciphertext)) };
-}
-
-/** Decrypts a note; throws when it was not sealed by this notebook's key for this subsection and version. */
-export async function openNote(key: CryptoKey, subsectionId: number, version: number, sealed: SealedNote): Promise<NotePlain> {
-  const plain = await subtle().decrypt({ name: "AES-GCM", iv: fromBase64(sealed.iv), additionalData: noteData(subsectionId, version) }, key, fromBase64(sealed.ciphertext));
-  return JSON.parse(decoder.decode(plain)) as NotePlain;
-}
-
-export interface PassphraseStrength {
-  /** 0 (too short) to 4. */
-  score: number;
-  label: "Too short" | "Weak" | "Fair" | "Good" | "Strong";
-  /** Long enough to be accepted. */
-  ok: boolean;
+  return wrapAnew(key, newPassphrase, recovery);
 }
 
 /**
- * A passphrase's strength as shown while it is typed: its length and the kinds of characters in
- * it, with repeated characters counting less. (A guide for the member, not a guarantee: what
- * protects the notebook is that nobody else knows it.)
+ * A new recovery key, for one that was never shown kept (issue 42: 7): the passphrase opens the
+ * notebook key, which is wrapped anew by it and by a new recovery key; the old recovery key no
+ * longer opens what the server then keeps. Answers the key, what the server keeps and the new
+ * recovery key to show once.
  */
-export function passphraseStrength(passphrase: string): PassphraseStrength {
-  const length = [...passphrase].length;
-  if (length < MIN_PASSPHRASE_LENGTH) return { score: 0, label: "Too short", ok: false };
-  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9\s]/, /\s/].filter((kind) => kind.test(passphrase)).length;
-  const distinct = new Set(passphrase.toLowerCase()).size;
-  const points = (length >= 14 ? 1 : 0) + (length >= 20 ? 1 : 0) + (kinds >= 2 ? 1 : 0) + (kinds >= 3 ? 1 : 0) - (distinct < length / 3 ? 2 : 0);
-  const score = Math.max(1, Math.min(4, points));
-  return { score, label: (["Too short", "Weak", "Fair", "Good", "Strong"] as const)[score]!, ok: true };
+export async function renewRecoveryKey(wrapped: WrappedKeys, passphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys; recoveryKey: string }> {
+  const key = await unwrap(wrapped.byPassphrase, await passphraseKey(passphrase, fromBase64(wrapped.salt), wrapped.iterations), PURPOSE.passphrase, true);
+  const recovery = random(RECOVERY_BYTES);
+  return { ...(await wrapAnew(key, passphrase, recovery)), recoveryKey: formatRecoveryKey(recovery) };
+}
+
+/** Where a sealed note belongs: its notebook, subsection and version (bound as additional data). */
+export interface NoteAddress {
+  notebook: string;
+  subsectionId: number;
+  version: number;
+}
+
+const noteData = ({ notebook, subsectionId, version }: NoteAddress) => encoder.encode(`note:v2:${notebook}:${subsectionId}:${version}`);
+/** The additional data of notes sealed before issue 42, which named no notebook (each notebook's key is its own, so none opens another's). */
+const legacyNoteData = ({ subsectionId, version }: NoteAddress) => encoder.encode(`note:v1:${subsectionId}:${version}`);
+
+/** `bytes` followed by spaces up to the next multiple of PAD_BYTES (JSON ignores trailing white space). */
+export function padded(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(Math.ceil((bytes.length + 1) / PAD_BYTES) * PAD_BYTES).fill(0x20);
+  out.set(bytes);
+  return out;
+}
+
+/** Encrypts a note for its address (the version the save will make), padded. */
+export async function sealNote(key: CryptoKey, address: NoteAddress, note: NotePlain): Promise<SealedNote> {
+  const iv = random(12);
+  const ciphertext = await subtle().encrypt({ name: "AES-GCM", iv, additionalData: noteData(address) }, key, padded(encoder.encode(JSON.stringify(note))));
+  return { iv: toBase64(iv), ciphertext: toBase64(new Uint8Array(ciphertext)) };
+}
+
+/** Decrypts a note; throws when it was not sealed by this notebook's key for this notebook, subsection and version. */
+export async function openNote(key: CryptoKey, address: NoteAddress, sealed: SealedNote): Promise<NotePlain> {
+  const decrypt = (additionalData: Uint8Array<ArrayBuffer>) => subtle().decrypt({ name: "AES-GCM", iv: fromBase64(sealed.iv), additionalData }, key, fromBase64(sealed.ciphertext));
+  const plain = await decrypt(noteData(address)).catch(() => decrypt(legacyNoteData(address)));
+  return JSON.parse(decoder.decode(plain)) as NotePlain;
 }

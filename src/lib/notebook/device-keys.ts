@@ -1,22 +1,32 @@
 /**
- * The notebook key on this device (issue 32): the unwrapped key as a non-extractable CryptoKey in
- * IndexedDB, under its notebook's id, so the member types the passphrase once per device. A page
- * script can use it, never read it out. Signing out deletes them all (src/stores/auth.ts).
+ * The notebook on this device (issues 32 and 42): the unwrapped notebook key as a non-extractable
+ * CryptoKey in IndexedDB, under its notebook's id, so the member types the passphrase once per
+ * device. A page script can use it, never read it out. One notebook's key at a time: keeping one
+ * drops any other, and a notebook this device no longer belongs to (erased, started again) loses
+ * its key as soon as a page learns of it.
+ *
+ * Everything this browser keeps for the member signed in (the key, their sealed saves not yet
+ * sent, the versions seen, the digests that refuse the code's password as a passphrase) goes when
+ * their session ends, however it ends: `forgetThisDevice`. The page script learns of an ended
+ * session first and clears the same list itself (src/scripts/page.ts `forgetMember`).
  */
+import { NOTEBOOK_KEYS_DATABASE, NOTEBOOK_PENDING_KEY, NOTEBOOK_REFUSED_KEY, NOTEBOOK_SEEN_KEY } from "../storage-keys.ts";
 
-const DATABASE = "notebook-keys";
 const STORE = "keys";
+
+/** The localStorage entries that belong to the member signed in (beside the key database). */
+export const MEMBER_STORAGE_KEYS = [NOTEBOOK_PENDING_KEY, NOTEBOOK_SEEN_KEY, NOTEBOOK_REFUSED_KEY] as const;
 
 function open(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
+    const request = indexedDB.open(NOTEBOOK_KEYS_DATABASE, 1);
     request.onupgradeneeded = () => request.result.createObjectStore(STORE);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error("IndexedDB is unavailable."));
   });
 }
 
-/** Runs one request in a transaction; resolves once the transaction has completed (a write is then durable: a reload right after keeps it). */
+/** Runs `work` in one transaction; resolves once it has completed (a write is then durable: a reload right after keeps it). */
 async function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
   const db = await open();
   try {
@@ -31,9 +41,12 @@ async function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) =>
   }
 }
 
-/** Keeps `key` (non-extractable) as the key of notebook `id` on this device. */
+/** Keeps `key` (non-extractable) as the key of notebook `id` on this device, in place of any other. */
 export async function keepKey(id: string, key: CryptoKey): Promise<void> {
-  await run("readwrite", (store) => store.put(key, id));
+  await run("readwrite", (store) => {
+    store.clear();
+    return store.put(key, id);
+  });
 }
 
 /** The key of notebook `id` kept on this device, or null (none, or storage unavailable). */
@@ -45,14 +58,37 @@ export async function keptKey(id: string): Promise<CryptoKey | null> {
   }
 }
 
-/** Forgets every notebook key on this device (signing out). */
+/** Forgets every notebook key kept on this device but `keep`'s (all, without it). */
+export async function forgetOtherKeys(keep?: string): Promise<void> {
+  try {
+    const ids = (await run("readonly", (store) => store.getAllKeys())) as string[];
+    const others = ids.filter((id) => id !== keep);
+    if (others.length > 0) await run("readwrite", (store) => others.map((id) => store.delete(id)).at(-1)!);
+  } catch {
+    // storage unavailable: nothing is kept
+  }
+}
+
+/** Forgets every notebook key on this device. */
 export function forgetKeys(): Promise<void> {
   return new Promise((resolve) => {
     try {
-      const request = indexedDB.deleteDatabase(DATABASE);
+      const request = indexedDB.deleteDatabase(NOTEBOOK_KEYS_DATABASE);
       request.onsuccess = request.onerror = request.onblocked = () => resolve();
     } catch {
       resolve();
     }
   });
+}
+
+/** The session ended: everything this browser kept for its member goes (the key and MEMBER_STORAGE_KEYS). */
+export async function forgetThisDevice(): Promise<void> {
+  for (const key of MEMBER_STORAGE_KEYS) {
+    try {
+      localStorage.removeItem(key);
+    } catch {
+      // storage unavailable: nothing was kept
+    }
+  }
+  await forgetKeys();
 }

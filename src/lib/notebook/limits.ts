@@ -2,5 +2,3 @@
 
 /** The longest note, in characters. */
 export const NOTE_MAX_CHARS = 20_000;
-/** The shortest passphrase a notebook takes. */
-export const MIN_PASSPHRASE_LENGTH = 10;

@@ -1,16 +1,16 @@
 /**
- * The members' notebook (issue 32): GET/POST/PUT/DELETE /api/notebook (its wrapped keys), the
- * notes of a chapter or of the whole notebook, a note's save and erasure, and the export an ended
- * code's member takes away with its code and password. Every call but the export acts on the
- * session's own code: no request names another.
+ * The members' notebook (issue 32): GET/POST/PUT/DELETE /api/notebook (its wrapped keys), that its
+ * recovery key was kept, the notes of a chapter or of the whole notebook, a note's save and
+ * erasure, and the export an ended code's member takes away with its code and password. Every
+ * call but the export acts on the session's own code: no request names another.
  */
 import { z } from "../../lib/zod.ts";
 import { levelOf } from "../../lib/levels.ts";
 import { readerSession } from "../auth/session.ts";
 import { checkLogin } from "../auth/login.ts";
 import { database } from "../db/index.ts";
-import { badRequest, notFound, unauthenticated } from "../http/errors.ts";
-import { clientAddress, readJson } from "../http/request.ts";
+import { badRequest, HttpError, notFound, unauthenticated } from "../http/errors.ts";
+import { clientAddress, parseWith, readJson } from "../http/request.ts";
 import { json, route } from "../http/respond.ts";
 import { findAccessCode } from "../repositories/access-codes.ts";
 import { FAILED_LOGIN_MESSAGE } from "./auth.ts";
@@ -21,8 +21,11 @@ import {
   deleteNote,
   eraseNotebook,
   getNotebook,
+  keepRecoveryKey,
   MAX_CIPHERTEXT_CHARS,
+  NOTEBOOK_KEPT_DAYS,
   notebookExport,
+  notebookWindowClosed,
   rewrapNotebook,
   saveNote,
 } from "../notebook/notebook.ts";
@@ -42,7 +45,11 @@ const wrappedKeys = z.object({
   byRecovery: base64(256),
 });
 
+/** A notebook's id, as a save names the notebook it was sealed for. */
+const notebookId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, "is not a notebook's id");
+
 const noteSave = z.object({
+  notebook: notebookId,
   version: z.number().int().min(0, "cannot be negative").max(2_000_000_000, "is too large"),
   iv: base64(24).refine((text) => byteLength(text) === 12, "must be 12 bytes"),
   ciphertext: base64(MAX_CIPHERTEXT_CHARS).refine((text) => text.length >= 24, "is too short to be a sealed note"),
@@ -84,13 +91,22 @@ export const notebook = route({
     return json({ notebook: await createNotebook(await database(), member.accessCodeId, keys) }, { status: 201 });
   },
   PUT: async (request) => {
-    const { version, ...keys } = await readJson(request, wrappedKeys.extend({ version: z.number().int().min(1) }));
+    const { version, recoveryKept, ...keys } = await readJson(request, wrappedKeys.extend({ version: z.number().int().min(1), recoveryKept: z.boolean() }));
     const member = await requireMember(request);
-    return json({ notebook: await rewrapNotebook(await database(), member.accessCodeId, version, keys) });
+    return json({ notebook: await rewrapNotebook(await database(), member.accessCodeId, version, keys, recoveryKept) });
   },
   DELETE: async (request) => {
     const member = await requireMember(request);
     return json(await eraseNotebook(await database(), member.accessCodeId));
+  },
+});
+
+/** PUT /api/notebook/recovery {version}: the member kept the recovery key of the wrapping at `version`. */
+export const notebookRecovery = route({
+  PUT: async (request) => {
+    const { version } = await readJson(request, z.object({ version: z.number().int().min(1, "must be at least 1") }));
+    const member = await requireMember(request);
+    return json({ notebook: await keepRecoveryKey(await database(), member.accessCodeId, version) });
   },
 });
 
@@ -112,7 +128,7 @@ export const notebookNotes = route({
   },
 });
 
-/** PUT /api/notebook/notes/{subsectionId} {version, iv, ciphertext}; DELETE ...?version=N. */
+/** PUT /api/notebook/notes/{subsectionId} {notebook, version, iv, ciphertext}; DELETE ...?version=N&notebook=ID (answers the erased note's next version). */
 export const notebookNote = route<[subsectionId: string]>({
   PUT: async (request, id) => {
     const subsectionId = subsectionIdOf(id);
@@ -122,11 +138,12 @@ export const notebookNote = route<[subsectionId: string]>({
   },
   DELETE: async (request, id) => {
     const subsectionId = subsectionIdOf(id);
-    const version = Number(new URL(request.url).searchParams.get("version"));
+    const params = new URL(request.url).searchParams;
+    const version = Number(params.get("version"));
     if (!Number.isSafeInteger(version) || version < 1) throw badRequest("version: is required (the version of the note being erased).");
+    const notebook = parseWith(notebookId, params.get("notebook") ?? "");
     const member = await requireMember(request);
-    await deleteNote(await database(), member.accessCodeId, subsectionId, version);
-    return json({ erased: true });
+    return json({ note: await deleteNote(await database(), member.accessCodeId, subsectionId, version, notebook) });
   },
 });
 
@@ -138,7 +155,9 @@ const exportBody = z.object({
 /**
  * POST /api/notebook/export {login, password}: the notebook of that access code, sealed as it is
  * kept, for its member to open in the browser with their passphrase or recovery key: also once
- * the code has expired or been deactivated (for NOTEBOOK_KEPT_DAYS). Limited as sign-in is.
+ * the code has expired or been deactivated, for NOTEBOOK_KEPT_DAYS (410 after, checked here
+ * whether or not the retention job has run). Its attempts count in sign-in's own budget (one per
+ * code and per address for both doors).
  */
 export const notebookExportRoute = route({
   POST: async (request) => {
@@ -146,7 +165,7 @@ export const notebookExportRoute = route({
     const db = await database();
     const { account: code, settle } = await checkLogin(
       db,
-      "notebook",
+      "reader",
       { account: login.toLowerCase(), password, address: clientAddress(request) },
       async () => {
         const row = await findAccessCode(db, login);
@@ -156,6 +175,9 @@ export const notebookExportRoute = route({
       FAILED_LOGIN_MESSAGE,
     );
     for (const statement of settle) await db.execute(statement);
+    if (notebookWindowClosed(code)) {
+      throw new HttpError(410, "notebook_gone", `This access code ended more than ${NOTEBOOK_KEPT_DAYS} days ago: its notebook is no longer kept.`);
+    }
     const exported = await notebookExport(db, { accessCodeId: code.id, level: levelOf(code.level) });
     if (!exported) throw notFound("This access code has no notebook (none was started, or it has been erased).");
     return json(exported);

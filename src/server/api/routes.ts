@@ -17,7 +17,7 @@ import { chapterBySlug, chapterList, chapterSubsections } from "./chapters.ts";
 import { health } from "./health.ts";
 import { servePhoto } from "./photos.ts";
 import { heartbeat, place, profileStats } from "./reading.ts";
-import { notebook, notebookExportRoute, notebookNote, notebookNotes } from "./notebook.ts";
+import { notebook, notebookExportRoute, notebookNote, notebookNotes, notebookRecovery } from "./notebook.ts";
 import { search } from "./search.ts";
 import {
   adminAccessCodeActive,
@@ -61,6 +61,7 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/profile/stats", (request) => profileStats(request)],
   // The members' notebook (issue 32)
   ["/api/notebook", (request) => notebook(request)],
+  ["/api/notebook/recovery", (request) => notebookRecovery(request)],
   ["/api/notebook/notes", (request) => notebookNotes(request)],
   ["/api/notebook/notes/:subsectionId", (request, p) => notebookNote(request, p.subsectionId!)],
   ["/api/notebook/export", (request) => notebookExportRoute(request)],

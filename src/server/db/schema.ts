@@ -510,6 +510,12 @@ export const notebooks = pgTable(
     byPassphrase: text("by_passphrase").notNull(),
     byRecovery: text("by_recovery").notNull(),
     version: integer("version").notNull().default(1),
+    /**
+     * Whether the member showed they kept the recovery key of the current wrapping (typed its end
+     * once it was shown, or opened the notebook with it): false from a notebook's start until then,
+     * so a tab closed before that is told at the next open (issue 42: 7).
+     */
+    recoveryKept: boolean("recovery_kept").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -518,9 +524,11 @@ export const notebooks = pgTable(
 
 /**
  * A member's note on one subsection, encrypted in their browser under the notebook key (AES-GCM,
- * the subsection and version bound as additional data): the server keeps the ciphertext, its IV,
- * the version and the times, nothing it could read. `subsectionId` has no foreign key on purpose:
- * a note outlives a change to the book (its passage moved, withdrawn or deleted for good).
+ * the notebook, subsection and version bound as additional data): the server keeps the
+ * ciphertext, its IV, the version and the times, nothing it could read. `subsectionId` has no
+ * foreign key on purpose: a note outlives a change to the book (its passage moved, withdrawn or
+ * deleted for good). An erased note keeps its row with no IV or ciphertext, so that its version
+ * only moves forward: a note written there again continues past it (issue 42: 5).
  */
 export const notes = pgTable(
   "notes",
@@ -530,10 +538,14 @@ export const notes = pgTable(
       .references(() => notebooks.accessCodeId, { onDelete: "cascade" }),
     subsectionId: integer("subsection_id").notNull(),
     version: integer("version").notNull(),
-    iv: text("iv").notNull(),
-    ciphertext: text("ciphertext").notNull(),
+    iv: text("iv"),
+    ciphertext: text("ciphertext"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.accessCodeId, t.subsectionId] }), check("notes_version_check", sql`${t.version} >= 1`)],
+  (t) => [
+    primaryKey({ columns: [t.accessCodeId, t.subsectionId] }),
+    check("notes_version_check", sql`${t.version} >= 1`),
+    check("notes_sealed_check", sql`(${t.iv} IS NULL) = (${t.ciphertext} IS NULL)`),
+  ],
 );

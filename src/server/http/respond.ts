@@ -4,6 +4,7 @@
  */
 import { HttpError, isDatabaseUnavailable, isWriteConflict, WRITE_CONFLICT_MESSAGE } from "./errors.ts";
 import { logFailure } from "./log-failure.ts";
+import { requireSameSite } from "./request.ts";
 
 const baseHeaders = {
   "content-type": "application/json; charset=utf-8",
@@ -42,7 +43,8 @@ type Handler<A extends unknown[]> = (request: Request, ...args: A) => Response |
 
 /**
  * One route: a handler per method. Other methods get 405 with Allow; any thrown error becomes
- * its JSON response.
+ * its JSON response. Every method but GET and HEAD changes state, and refuses other sites first
+ * (requireSameSite): one door for all, so no handler can forget it (issue 42: 6).
  */
 export function route<A extends unknown[] = []>(
   handlers: Partial<Record<Method, Handler<A>>>,
@@ -57,6 +59,7 @@ export function route<A extends unknown[] = []>(
       });
     }
     try {
+      if (request.method !== "GET" && request.method !== "HEAD") requireSameSite(request);
       return await handler(request, ...args);
     } catch (error) {
       return toErrorResponse(error);

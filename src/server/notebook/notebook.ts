@@ -4,8 +4,11 @@
  * AES-GCM ciphertext, its IV, a version and times. The server decides only what it can without
  * the text: whose notebook it is (the session's code, never one named in a request), which
  * passages may carry a note (a live subsection of a level the member may read), how many notes
- * and how large, and which version a save replaces (a save made from an older version is refused:
- * 409, the current one in the answer, so the member's browser can show both).
+ * and how large, which notebook a save was sealed for (one erased since is refused: 409), and
+ * which version a save replaces (a save made from an older version is refused: 409, the current
+ * one in the answer, so the member's browser can show both). A note's version only moves forward
+ * within its notebook: an erased note keeps its row, without IV or ciphertext, and a note written
+ * there again continues past it (issue 42: 5).
  */
 import { sql } from "../db/orm.ts";
 import type { Database } from "../db/types.ts";
@@ -40,15 +43,18 @@ export interface NotebookView extends WrappedKeysRow {
   id: string;
   version: number;
   createdAt: string;
+  /** How many notes it holds (erased ones not counted). */
   notes: number;
+  /** Whether the member showed they kept the current recovery key (false: the browser offers a new one). */
+  recoveryKept: boolean;
 }
 
-/** A note as its member's browser gets it. */
+/** A note as its member's browser gets it; an erased one has no IV or ciphertext, only its version. */
 export interface SealedNoteView {
   subsectionId: number;
   version: number;
-  iv: string;
-  ciphertext: string;
+  iv: string | null;
+  ciphertext: string | null;
   updatedAt: string;
 }
 
@@ -73,13 +79,29 @@ const rank = (level: Level) => LEVELS.indexOf(level);
 const live = (alias: string) => sql.raw(`${alias}."deleted_at" IS NULL AND ${alias}."status" = 'published'`);
 /** SQL: the rank of the chapter under `alias`'s level (Operator 0). */
 const levelRank = (alias: string) => sql.raw(`array_position(ARRAY['Operator','Architect','Mastermind'], coalesce(${alias}."level", 'Operator')) - 1`);
+/** SQL: whether the note under `alias` holds words (an erased one keeps only its version). */
+const hasWords = (alias: string) => sql.raw(`${alias}."ciphertext" IS NOT NULL`);
+
+/** The refusal of a save or an erasure sealed for a notebook that is no longer the member's (erased, and maybe started again). */
+const notebookChanged = () =>
+  new HttpError(409, "notebook_changed", "Your notebook was erased on another device, and this note was sealed for it: it was not saved. Open your notebook again to keep it.");
 
 export async function getNotebook(db: Database, accessCodeId: number): Promise<NotebookView | null> {
   const result = (await db.execute(sql`
-    SELECT b.id, b.salt, b.iterations, b.by_passphrase, b.by_recovery, b.version, b.created_at,
-      (SELECT count(*) FROM ${notes} n WHERE n.access_code_id = b.access_code_id)::integer AS notes
+    SELECT b.id, b.salt, b.iterations, b.by_passphrase, b.by_recovery, b.version, b.recovery_kept, b.created_at,
+      (SELECT count(*) FROM ${notes} n WHERE n.access_code_id = b.access_code_id AND ${hasWords("n")})::integer AS notes
     FROM ${notebooks} b WHERE b.access_code_id = ${accessCodeId}`)) as unknown as {
-    rows: Array<{ id: string; salt: string; iterations: number; by_passphrase: string; by_recovery: string; version: number; created_at: Date | string; notes: number }>;
+    rows: Array<{
+      id: string;
+      salt: string;
+      iterations: number;
+      by_passphrase: string;
+      by_recovery: string;
+      version: number;
+      recovery_kept: boolean;
+      created_at: Date | string;
+      notes: number;
+    }>;
   };
   const row = result.rows[0];
   if (!row) return null;
@@ -92,24 +114,30 @@ export async function getNotebook(db: Database, accessCodeId: number): Promise<N
     version: Number(row.version),
     createdAt: iso(row.created_at),
     notes: Number(row.notes),
+    recoveryKept: row.recovery_kept === true || String(row.recovery_kept) === "true",
   };
 }
 
-/** Starts the code's notebook; 409 when it has one (another device started it first). */
+/** Starts the code's notebook (its recovery key not yet shown kept); 409 when it has one (another device started it first). */
 export async function createNotebook(db: Database, accessCodeId: number, keys: WrappedKeysRow): Promise<NotebookView> {
-  const created = await db.insert(notebooks).values({ accessCodeId, ...keys }).onConflictDoNothing().returning({ id: notebooks.id });
+  const created = await db
+    .insert(notebooks)
+    .values({ accessCodeId, ...keys, recoveryKept: false })
+    .onConflictDoNothing()
+    .returning({ id: notebooks.id });
   if (created.length === 0) throw conflict("This notebook was started already, on another device: open it with its passphrase.");
   return (await getNotebook(db, accessCodeId))!;
 }
 
 /**
- * Keeps the notebook key wrapped anew (a forgotten passphrase replaced with the recovery key),
- * replacing the wrapping of `version` only: 409 when another device changed it since.
+ * Keeps the notebook key wrapped anew, replacing the wrapping of `version` only (409 when another
+ * device changed it since): a forgotten passphrase replaced with the recovery key (which the
+ * member has just shown they keep: `recoveryKept`), or a new recovery key (not kept until shown so).
  */
-export async function rewrapNotebook(db: Database, accessCodeId: number, version: number, keys: WrappedKeysRow): Promise<NotebookView> {
+export async function rewrapNotebook(db: Database, accessCodeId: number, version: number, keys: WrappedKeysRow, recoveryKept: boolean): Promise<NotebookView> {
   const updated = await db
     .update(notebooks)
-    .set({ ...keys, version: sql`${notebooks.version} + 1`, updatedAt: new Date() })
+    .set({ ...keys, recoveryKept, version: sql`${notebooks.version} + 1`, updatedAt: new Date() })
     .where(sql`${notebooks.accessCodeId} = ${accessCodeId} AND ${notebooks.version} = ${version}`)
     .returning({ id: notebooks.id });
   if (updated.length === 0) {
@@ -119,18 +147,32 @@ export async function rewrapNotebook(db: Database, accessCodeId: number, version
   return (await getNotebook(db, accessCodeId))!;
 }
 
+/** Records that the member kept the recovery key of the wrapping at `version` (409 when it was wrapped anew since). */
+export async function keepRecoveryKey(db: Database, accessCodeId: number, version: number): Promise<NotebookView> {
+  const updated = await db
+    .update(notebooks)
+    .set({ recoveryKept: true })
+    .where(sql`${notebooks.accessCodeId} = ${accessCodeId} AND ${notebooks.version} = ${version}`)
+    .returning({ id: notebooks.id });
+  if (updated.length === 0) {
+    if (!(await getNotebook(db, accessCodeId))) throw notFound("There is no notebook: start one first.");
+    throw conflict("The notebook's keys were changed on another device meanwhile: that recovery key no longer opens it.");
+  }
+  return (await getNotebook(db, accessCodeId))!;
+}
+
 /** Erases the notebook and every note in it; answers how many notes went. */
 export async function eraseNotebook(db: Database, accessCodeId: number): Promise<{ notes: number }> {
   const result = (await db.execute(sql`
     WITH gone AS (DELETE FROM ${notebooks} WHERE access_code_id = ${accessCodeId} RETURNING access_code_id)
-    SELECT (SELECT count(*) FROM ${notes} WHERE access_code_id IN (SELECT access_code_id FROM gone))::integer AS notes`)) as unknown as {
+    SELECT (SELECT count(*) FROM ${notes} n WHERE n.access_code_id IN (SELECT access_code_id FROM gone) AND ${hasWords("n")})::integer AS notes`)) as unknown as {
     rows: Array<{ notes: number }>;
   };
   return { notes: Number(result.rows[0]?.notes ?? 0) };
 }
 
 const sealedColumns = sql`n.subsection_id, n.version, n.iv, n.ciphertext, n.updated_at`;
-type SealedRow = { subsection_id: number; version: number; iv: string; ciphertext: string; updated_at: Date | string };
+type SealedRow = { subsection_id: number; version: number; iv: string | null; ciphertext: string | null; updated_at: Date | string };
 const sealedView = (row: SealedRow): SealedNoteView => ({
   subsectionId: Number(row.subsection_id),
   version: Number(row.version),
@@ -141,7 +183,8 @@ const sealedView = (row: SealedRow): SealedNoteView => ({
 
 /**
  * The member's notes on the live chapter at `chapterSlug`, one statement: the code's notes (its
- * primary key's prefix) joined to the subsections that are in that chapter now.
+ * primary key's prefix) joined to the subsections that are in that chapter now. Erased ones are
+ * in it too (a version and no words), so a note written there again continues past them.
  */
 export async function chapterNotes(db: Database, accessCodeId: number, chapterSlug: string): Promise<SealedNoteView[]> {
   const result = (await db.execute(chapterNotesStatement(accessCodeId, chapterSlug))) as unknown as { rows: SealedRow[] };
@@ -160,6 +203,7 @@ export const chapterNotesStatement = (accessCodeId: number, chapterSlug: string)
 /**
  * Every note of the member's notebook with where its passage is now (null when it is no longer
  * open to them), in book order: level, the chapter's order, the subsection's; then the others.
+ * Erased notes are not in it.
  */
 export async function allNotes(db: Database, member: { accessCodeId: number; level: Level }): Promise<Array<SealedNoteView & { place: NotePlace | null }>> {
   const result = (await db.execute(sql`
@@ -171,11 +215,11 @@ export async function allNotes(db: Database, member: { accessCodeId: number; lev
           AND (c2."order", c2.id) <= (c."order", c.id))::integer AS chapter_number
       FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
       WHERE ${live("s")} AND ${live("c")} AND ${levelRank("c")} <= ${rank(member.level)}
-        AND s.id IN (SELECT subsection_id FROM ${notes} WHERE access_code_id = ${member.accessCodeId})
+        AND s.id IN (SELECT subsection_id FROM ${notes} n WHERE access_code_id = ${member.accessCodeId} AND ${hasWords("n")})
     )
     SELECT ${sealedColumns}, p.chapter_slug, p.chapter_title, p.level, p.chapter_number, p.section_slug, p.section_title, p.section_number
     FROM ${notes} n LEFT JOIN placed p ON p.id = n.subsection_id
-    WHERE n.access_code_id = ${member.accessCodeId}
+    WHERE n.access_code_id = ${member.accessCodeId} AND ${hasWords("n")}
     ORDER BY p.level_rank NULLS LAST, p.chapter_order, p.chapter_number, p.section_order, n.subsection_id`)) as unknown as {
     rows: Array<
       SealedRow & {
@@ -212,13 +256,15 @@ export async function noteChapters(db: Database, member: { accessCodeId: number;
     SELECT DISTINCT c.slug FROM ${notes} n
     JOIN ${subsections} s ON s.id = n.subsection_id AND ${live("s")}
     JOIN ${chapters} c ON c.id = s.chapter_id AND ${live("c")}
-    WHERE n.access_code_id = ${member.accessCodeId} AND ${levelRank("c")} <= ${rank(member.level)}
+    WHERE n.access_code_id = ${member.accessCodeId} AND ${hasWords("n")} AND ${levelRank("c")} <= ${rank(member.level)}
     ORDER BY c.slug`)) as unknown as { rows: Array<{ slug: string }> };
   return result.rows.map((row) => row.slug);
 }
 
 export interface NoteSave {
-  /** The version the save replaces: 0 for a new note. */
+  /** The notebook it was sealed for (its id): a save for one erased since is refused. */
+  notebook: string;
+  /** The version the save replaces: 0 for a note never written, an erased note's version to write it again. */
   version: number;
   iv: string;
   ciphertext: string;
@@ -228,9 +274,10 @@ export interface NoteSave {
  * Saves a sealed note, in one transaction of two statements. First the notebook row is locked,
  * so saves of one code are taken in turn; then, in one statement whose snapshot is taken after
  * the lock (READ COMMITTED: a fresh one per statement, so it sees every save committed before it),
- * the save is counted against NOTE_SAVE_LIMIT, the passage checked (a live subsection of a level
- * the member may read: 404 or 403 otherwise), and the note written only over the version it was
- * made from (409 with the current note otherwise) and within MAX_NOTES. A lock taken inside that
+ * the save is counted against NOTE_SAVE_LIMIT, the notebook checked (the one it was sealed for:
+ * 409 `notebook_changed` otherwise), the passage checked (a live subsection of a level the member
+ * may read: 404 or 403 otherwise), and the note written only over the version it was made from
+ * (409 with the current note otherwise) and within MAX_NOTES. A lock taken inside that
  * one statement would not do: its snapshot would predate the wait, and two saves from one
  * version would both be kept. Refusals are decided after the commit, so a refused save still counts.
  * Answers the saved note.
@@ -241,19 +288,20 @@ export async function saveNote(db: Database, member: { accessCodeId: number; lev
     await tx.execute(sql`SELECT 1 FROM ${notebooks} WHERE access_code_id = ${code} FOR UPDATE`);
     return (await tx.execute(sql`
       WITH counted AS (${limitStatement(NOTE_SAVE_LIMIT, String(code), now)}),
-      book AS (SELECT access_code_id FROM ${notebooks} WHERE access_code_id = ${code}),
+      book AS (SELECT access_code_id, id::text AS id FROM ${notebooks} WHERE access_code_id = ${code}),
       passage AS (
         SELECT s.id, ${levelRank("c")} <= ${rank(member.level)} AS allowed
         FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
         WHERE s.id = ${subsectionId} AND ${live("s")} AND ${live("c")}
       ),
       current AS (SELECT ${sealedColumns} FROM ${notes} n WHERE n.access_code_id = ${code} AND n.subsection_id = ${subsectionId}),
-      room AS (SELECT count(*) < ${MAX_NOTES} AS ok FROM ${notes} WHERE access_code_id = ${code}),
+      room AS (SELECT count(*) < ${MAX_NOTES} AS ok FROM ${notes} n WHERE access_code_id = ${code} AND ${hasWords("n")}),
       go AS (
-        SELECT 1 WHERE EXISTS (SELECT 1 FROM counted WHERE counted."count" <= ${NOTE_SAVE_LIMIT.max}) AND EXISTS (SELECT 1 FROM book)
+        SELECT 1 WHERE EXISTS (SELECT 1 FROM counted WHERE counted."count" <= ${NOTE_SAVE_LIMIT.max})
+          AND EXISTS (SELECT 1 FROM book WHERE id = ${save.notebook})
           AND EXISTS (SELECT 1 FROM passage WHERE allowed)
           AND coalesce((SELECT version FROM current), 0) = ${save.version}
-          AND (EXISTS (SELECT 1 FROM current) OR (SELECT ok FROM room))
+          AND (EXISTS (SELECT 1 FROM current WHERE ciphertext IS NOT NULL) OR (SELECT ok FROM room))
       ),
       written AS (
         INSERT INTO ${notes} AS n (access_code_id, subsection_id, version, iv, ciphertext, created_at, updated_at)
@@ -263,12 +311,12 @@ export async function saveNote(db: Database, member: { accessCodeId: number; lev
         RETURNING ${sealedColumns}
       )
       SELECT (SELECT row_to_json(w) FROM written w) AS written, (SELECT row_to_json(c) FROM current c) AS current,
-        EXISTS (SELECT 1 FROM book) AS has_book, (SELECT allowed FROM passage) AS allowed, (SELECT ok FROM room) AS room,
+        (SELECT id FROM book) AS book, (SELECT allowed FROM passage) AS allowed, (SELECT ok FROM room) AS room,
         (SELECT "count" FROM counted) AS saves, coalesce((SELECT "window_start" FROM counted), (${limitWindowStatement(NOTE_SAVE_LIMIT, String(code))})) AS saves_since`)) as unknown as {
       rows: Array<{
         written: SealedRow | string | null;
         current: SealedRow | string | null;
-        has_book: boolean;
+        book: string | null;
         allowed: boolean | null;
         room: boolean;
         saves: number | null;
@@ -282,28 +330,47 @@ export async function saveNote(db: Database, member: { accessCodeId: number; lev
   if (refusal) throw refusal;
   const written = parsed(row.written);
   if (written) return sealedView(written);
-  if (!row.has_book) throw conflict("Start your notebook first: it needs its passphrase before a note can be kept.");
+  if (!row.book) throw conflict("Start your notebook first: it needs its passphrase before a note can be kept.");
+  if (row.book !== save.notebook) throw notebookChanged();
   if (row.allowed === null) throw notFound("There is no such passage to write beside.");
   if (!row.allowed) throw new HttpError(403, "forbidden", "Your access level does not include this passage.");
   const current = parsed(row.current);
-  if (!current && save.version === 0 && !row.room) {
+  if ((current?.version ?? 0) === save.version && !current?.ciphertext && !row.room) {
     throw new HttpError(409, "notebook_full", `Your notebook holds ${MAX_NOTES} notes, its most. Erase a note you no longer need to write a new one.`);
   }
   throw new HttpError(409, "note_changed", "This note was changed on another device since you opened it.", undefined, { current: current ? sealedView(current) : null });
 }
 
-/** Erases one note, only over the version it was read at (409 with the current note otherwise). */
-export async function deleteNote(db: Database, accessCodeId: number, subsectionId: number, version: number): Promise<void> {
-  const result = (await db.execute(sql`
-    WITH gone AS (DELETE FROM ${notes} WHERE access_code_id = ${accessCodeId} AND subsection_id = ${subsectionId} AND version = ${version} RETURNING 1)
-    SELECT EXISTS (SELECT 1 FROM gone) AS gone,
-      (SELECT row_to_json(c) FROM (SELECT ${sealedColumns} FROM ${notes} n WHERE n.access_code_id = ${accessCodeId} AND n.subsection_id = ${subsectionId}) c) AS current`)) as unknown as {
-    rows: Array<{ gone: boolean; current: SealedRow | string | null }>;
-  };
+/**
+ * Erases one note of the notebook `notebook` (its id), only over the version it was read at (409
+ * with the current note otherwise): its words go, its row stays with the next version, which the
+ * answer gives, so the note's versions only move forward. Taken in turn with the code's saves (the
+ * notebook row's lock, as saveNote).
+ */
+export async function deleteNote(db: Database, accessCodeId: number, subsectionId: number, version: number, notebook: string): Promise<SealedNoteView> {
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT 1 FROM ${notebooks} WHERE access_code_id = ${accessCodeId} FOR UPDATE`);
+    return (await tx.execute(sql`
+      WITH book AS (SELECT id::text AS id FROM ${notebooks} WHERE access_code_id = ${accessCodeId}),
+      current AS (SELECT ${sealedColumns} FROM ${notes} n WHERE n.access_code_id = ${accessCodeId} AND n.subsection_id = ${subsectionId}),
+      gone AS (
+        UPDATE ${notes} n SET version = n.version + 1, iv = NULL, ciphertext = NULL, updated_at = now()
+        WHERE n.access_code_id = ${accessCodeId} AND n.subsection_id = ${subsectionId} AND n.version = ${version} AND ${hasWords("n")}
+          AND EXISTS (SELECT 1 FROM book WHERE id = ${notebook})
+        RETURNING ${sealedColumns}
+      )
+      SELECT (SELECT row_to_json(g) FROM gone g) AS gone, (SELECT row_to_json(c) FROM current c) AS current, (SELECT id FROM book) AS book`)) as unknown as {
+      rows: Array<{ gone: SealedRow | string | null; current: SealedRow | string | null; book: string | null }>;
+    };
+  });
   const row = result.rows[0]!;
-  if (row.gone) return;
-  const current = typeof row.current === "string" ? (JSON.parse(row.current) as SealedRow) : row.current;
-  if (!current) throw notFound("There is no note here to erase.");
+  const parsed = (value: SealedRow | string | null) => (typeof value === "string" ? (JSON.parse(value) as SealedRow) : value);
+  const gone = parsed(row.gone);
+  if (gone) return sealedView(gone);
+  if (!row.book) throw notFound("There is no notebook here: nothing to erase.");
+  if (row.book !== notebook) throw notebookChanged();
+  const current = parsed(row.current);
+  if (!current || (!current.ciphertext && current.version === version)) throw notFound("There is no note here to erase.");
   throw new HttpError(409, "note_changed", "This note was changed on another device since you opened it.", undefined, { current: sealedView(current) });
 }
 
@@ -317,7 +384,7 @@ export async function notebookExport(db: Database, member: { accessCodeId: numbe
 /** How many notes each code's notebook holds (no notebook: absent): the admin panel's counts, never the text. */
 export async function noteCountsByCode(db: Database): Promise<Map<number, number>> {
   const result = (await db.execute(sql`
-    SELECT b.access_code_id, count(n.subsection_id)::integer AS notes FROM ${notebooks} b
+    SELECT b.access_code_id, count(n.ciphertext)::integer AS notes FROM ${notebooks} b
     LEFT JOIN ${notes} n ON n.access_code_id = b.access_code_id GROUP BY b.access_code_id`)) as unknown as { rows: Array<{ access_code_id: number; notes: number }> };
   return new Map(result.rows.map((row) => [Number(row.access_code_id), Number(row.notes)]));
 }
@@ -326,6 +393,16 @@ export async function noteCountsByCode(db: Database): Promise<Map<number, number
 export async function notebookCount(db: Database): Promise<number> {
   const result = (await db.execute(sql`SELECT count(*)::integer AS n FROM ${notebooks}`)) as unknown as { rows: Array<{ n: number }> };
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * Whether `code`'s access ended (expired or deactivated) more than NOTEBOOK_KEPT_DAYS before
+ * `now`: its notebook is no longer given out, whether or not the retention job has erased it yet.
+ * The same rule as eraseEndedNotebooks.
+ */
+export function notebookWindowClosed(code: { expiresAt: Date | null; isActive: string; deactivatedAt: Date | null }, now = new Date()): boolean {
+  const before = now.getTime() - NOTEBOOK_KEPT_DAYS * 24 * 3600 * 1000;
+  return (code.expiresAt !== null && code.expiresAt.getTime() < before) || (code.isActive === "false" && (code.deactivatedAt ?? now).getTime() < before);
 }
 
 /** Erases the notebooks of codes whose access ended (expired or deactivated) more than NOTEBOOK_KEPT_DAYS ago; answers how many. */

@@ -11,7 +11,7 @@ import { adminSession, endSession, issueSession } from "../../auth/session.ts";
 import { checkLogin, LOGIN_WINDOW_MS } from "../../auth/login.ts";
 import { take, type Limit } from "../../access/rate-limit.ts";
 import { database } from "../../db/index.ts";
-import { clientAddress, readJson, requireSameSite } from "../../http/request.ts";
+import { clientAddress, readJson } from "../../http/request.ts";
 import { json, route } from "../../http/respond.ts";
 import { adminSignedInStatement, findAdminByEmail, normaliseEmail } from "../../admin/accounts.ts";
 import { redeemSetupToken, setupRequired } from "../../admin/setup-token.ts";
@@ -44,7 +44,6 @@ export const adminLogin = route({
 /** POST /api/admin/logout */
 export const adminLogout = route({
   POST: async (request) => {
-    requireSameSite(request);
     return json({ authenticated: false }, { cookies: await endSession(await database(), request, "admin") });
   },
 });
