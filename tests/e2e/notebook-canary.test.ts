@@ -1,14 +1,15 @@
 /**
- * The notebook is private by construction (issue 32: 8): a sentence typed into a note in the
- * browser is nowhere the operator or the server can look, only in what the member downloads. On
- * a server of this test's own: once it stops, every table of its database is read whole, and a
- * backup is taken; its log and every answer of the admin API are searched too.
+ * The notebook is private by construction (issues 32 and 42): a sentence typed into a note in the
+ * browser is nowhere the operator or the server can look, only in what the member downloads, and
+ * nowhere in the browser once the member signs out. On a server of this test's own: once it
+ * stops, every table of its database is read whole, and a backup is taken; its log and every
+ * answer of the admin API are searched too, and every storage of the member's browser.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "./page-test.ts";
 import { adminCredentials } from "./admin-fixtures.ts";
-import { firstChapter, note, startNotebook, write } from "./notebook-fixtures.ts";
+import { everyStorage, firstChapter, note, startNotebook, write } from "./notebook-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
 import { startWorkerSite } from "./server.ts";
 import { API_ROUTES } from "../../src/server/api/routes.ts";
@@ -18,7 +19,7 @@ import { dumpEveryTable } from "../support/every-table.ts";
 
 const CANARY = "The blue heron keeps its counsel at the mill pond";
 
-test("a sentence written into a note is in no table, no backup, no log and no admin answer, and is in the member's Markdown download", async ({ browser }, testInfo) => {
+test("a sentence written into a note is in no table, no backup, no log, no admin answer and, once signed out, no storage of the browser; it is in the member's Markdown download", async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
   // (Slots from 60: the seed sites take the ports from E2E_PORT + 50, one a worker: server.ts.)
   const own = await startWorkerSite(60 + testInfo.parallelIndex, testInfo.workerIndex);
@@ -42,6 +43,12 @@ test("a sentence written into a note is in no table, no backup, no log and no ad
     await hydrated(page);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download as Markdown" }).click()]);
     expect(fs.readFileSync((await download.path())!, "utf8")).toContain(CANARY);
+    // Signed out: every storage of the browser (cookies, local and session storage, IndexedDB, Cache Storage) is without it.
+    await page.getByRole("button", { name: "Exit System" }).click();
+    await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
+    const stored = await everyStorage(page);
+    expect(stored).not.toContain("heron");
+    expect(stored).not.toContain("notebook-keys");
 
     // Every answer of the admin API (each chapter's subsections and revisions too), and the notebook's count only.
     const chapters = (await (await admin.request.get("/api/admin/chapters")).json()) as Array<{ id: number }>;

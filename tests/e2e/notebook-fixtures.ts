@@ -1,6 +1,8 @@
 /** End-to-end helpers for the members' notebook (issue 32): a subsection's Note, and the notebook's dialogs. */
-import { expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
-import { issueCode } from "./admin-fixtures.ts";
+import fs from "node:fs";
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { adminCredentials, issueCode } from "./admin-fixtures.ts";
+import { enterCode, hydrated } from "./reader-helpers.ts";
 
 export const PASSPHRASE = "a passphrase only I know";
 
@@ -67,3 +69,80 @@ export async function write(box: Locator, status: Locator, text: string): Promis
   await box.fill(text);
   await expect(status).toHaveText("Saved", { timeout: 10_000 });
 }
+
+/** The admin API, signed in (no panel loaded): for ending, resetting or erasing what a test needs. */
+export async function adminApi(browser: Browser): Promise<{ request: APIRequestContext; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const signedIn = await context.request.post("/api/admin/login", { data: adminCredentials() });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  return { request: context.request, close: () => context.close() };
+}
+
+/** A new access code, through the admin API. */
+export async function newCode(browser: Browser, data: { level: "Architect" | "Mastermind"; maxSessions?: number } = { level: "Architect", maxSessions: 5 }) {
+  const admin = await adminApi(browser);
+  const issued = await admin.request.post("/api/admin/access-codes", { data });
+  expect(issued.status(), await issued.text()).toBe(201);
+  const code = (await issued.json()) as { login: string; password: string };
+  await admin.close();
+  return code;
+}
+
+/** Signs in at /resume through its form, as a member does (the page leaves for /resume). */
+export async function signInAtResume(page: Page, code: { login: string; password: string }): Promise<void> {
+  await page.goto("/resume");
+  await hydrated(page);
+  await enterCode(page, code);
+}
+
+/** The Markdown of the member's notebook as /profile downloads it (opened on that page, with the passphrase if this device has not the key). */
+export async function notebookDownload(page: Page, passphrase = PASSPHRASE): Promise<string> {
+  await page.goto("/profile");
+  await hydrated(page);
+  const notebook = page.getByRole("region", { name: "My notebook" });
+  const open = notebook.getByRole("button", { name: "Open my notebook" });
+  const download = notebook.getByRole("button", { name: "Download as Markdown" });
+  await expect(open.or(download)).toBeVisible();
+  if (await open.isVisible()) {
+    await open.click();
+    await openNotebook(page, passphrase);
+  }
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  return fs.readFileSync((await file.path())!, "utf8");
+}
+
+/**
+ * Everything the browser context keeps that a page can read, as one string: cookies, every
+ * origin page's localStorage and sessionStorage, every IndexedDB database (every store's values),
+ * and Cache Storage (every cached body).
+ */
+export async function everyStorage(page: Page): Promise<string> {
+  const inPage = await page.evaluate(async () => {
+    const found: unknown[] = [Object.entries(localStorage), Object.entries(sessionStorage)];
+    for (const { name, version } of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name!, version);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const store of db.objectStoreNames) {
+        const values = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(store).objectStore(store).getAll();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        found.push(name, store, values.map((value) => (value instanceof CryptoKey ? `CryptoKey(${value.type})` : value)));
+      }
+      db.close();
+    }
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) found.push(request.url, await (await cache.match(request))!.text());
+    }
+    return JSON.stringify(found);
+  });
+  return `${JSON.stringify(await page.context().cookies())}${inPage}`;
+}
+
+/** The IndexedDB databases of the page's origin, by name. */
+export const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));

@@ -168,8 +168,9 @@ export class ChapterNotebook {
         retryMs: 2000,
       };
       this.controls.set(control.id, control);
+      // Opening a Note asks for the notebook; going into its box asks only if the member has not closed the question.
       this.listen(details, "toggle", () => details.open && void this.reached(control));
-      this.listen(control.box, "focus", () => void this.reached(control));
+      this.listen(control.box, "focus", () => void this.reached(control, false));
       this.listen(control.box, "input", () => this.edited(control));
     }
     this.listen(window, "online", () => this.resendAll());
@@ -233,10 +234,8 @@ export class ChapterNotebook {
     try {
       await this.loadChapter();
       if (this.key) await this.unlocked();
-      else {
-        for (const control of this.controls.values()) if (this.unsaved(control)) this.hold(control);
-        if (reached) void this.reached(reached);
-      }
+      else for (const control of this.controls.values()) if (this.unsaved(control)) this.hold(control);
+      if (reached) void this.reached(reached);
     } catch (error) {
       if (sessionEnded(error)) return this.end();
       for (const control of this.controls.values()) if (control.details.open) this.say(control, RETRY);
