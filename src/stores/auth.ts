@@ -12,7 +12,6 @@ import { isLevel, type Level } from "../lib/levels.ts";
 import { notify, notifyOnNextPage } from "../lib/notify.ts";
 import { SESSION_CHECKED } from "../lib/page-signals.ts";
 import { AUTH_KEY } from "../lib/storage-keys.ts";
-import { rememberCodeSecrets } from "../lib/notebook/code-secrets.ts";
 import { forgetThisDevice } from "../lib/notebook/device-keys.ts";
 
 export interface AuthState {
@@ -101,7 +100,8 @@ export async function login(code: string, password: string): Promise<boolean> {
     const { level } = await apiRequest<{ level: Level }>("POST", "/api/auth/validate", { login: code, password });
     // Whatever a previous member left here goes; this one's code and password may not become their notebook's passphrase (issue 42).
     await forgetThisDevice();
-    await rememberCodeSecrets(code, password);
+    // (Loaded here, at sign-in only: no page carries it.)
+    await import("../lib/notebook/code-secrets.ts").then(({ rememberCodeSecrets }) => rememberCodeSecrets(code, password)).catch(() => undefined);
     set({ isAuthenticated: true, accessLevel: level, isLoading: false });
     notify({ title: "Access Granted", description: `Welcome to ${level} level` });
     return true;

@@ -397,39 +397,42 @@ test.describe("2. nothing of a member's in the clear", () => {
   });
 });
 
-test("3. at 1280 px: the offer to move notes waits for 'You were reading' to go, never over it; 'You were reading X' is not shown on X", async ({ browser }) => {
-  const { context, page } = await newPage(browser, DESK);
-  const chapter = await firstChapter(page);
-  await writeAsReader(page, chapter, canary("corner"), 0);
-  await signInAtResume(page, await newCode(browser));
-  const sections = await page.goto(`/${chapter.slug}`).then(() => page.locator("article section[data-subsection]").evaluateAll((all) => all.map((s) => ({ id: s.id, title: s.getAttribute("data-subsection") }))));
-  // The reader was last on the third passage.
-  const remember = (section: { id: string; title: string | null }) =>
-    page.evaluate(([slug, place]) => localStorage.setItem("reader-place", JSON.stringify({ Operator: { slug, section: place.id, sectionTitle: place.title } })), [chapter.slug, section] as const);
-  await remember(sections[2]!);
-  await page.goto(`/${chapter.slug}`);
-  const reading = page.getByRole("region", { name: "Continue reading" });
-  const offer = page.getByRole("region", { name: "Notes kept in this browser" });
-  await expect(reading).toBeVisible();
-  await expect(reading).toContainText(`You were reading ${sections[2]!.title}.`);
-  // The notebook is awake (this browser's note is on the page) and waits its turn.
-  await expect(note(page, 0).status).toHaveText(BROWSER_HELD);
-  await expect(offer).toHaveCount(0);
-  await reading.getByRole("button", { name: "Dismiss" }).click();
-  await expect(reading).toBeHidden();
-  await expect(offer).toBeVisible();
-  expect(await seriousViolations(page), "the offer").toEqual([]);
+for (const viewport of [PHONE, DESK]) {
+  test(`3. at ${viewport.width} px: the offer to move notes waits for 'You were reading' to go, never over it; 'You were reading X' is not shown on X`, async ({ browser }) => {
+    const { context, page } = await newPage(browser, viewport);
+    const chapter = await firstChapter(page);
+    await writeAsReader(page, chapter, canary("corner"), 0);
+    await signInAtResume(page, await newCode(browser));
+    await page.goto(`/${chapter.slug}`);
+    const sections = await page.locator("article section[data-subsection]").evaluateAll((all) => all.map((s) => ({ id: s.id, title: s.getAttribute("data-subsection") })));
+    const remember = (section: { id: string; title: string | null }) =>
+      page.evaluate(([slug, place]) => localStorage.setItem("reader-place", JSON.stringify({ Operator: { slug, section: place.id, sectionTitle: place.title } })), [chapter.slug, section] as const);
+    // The reader was last on the third passage.
+    await remember(sections[2]!);
+    await page.goto(`/${chapter.slug}`);
+    const reading = page.getByRole("region", { name: "Continue reading" });
+    const offer = page.getByRole("region", { name: "Notes kept in this browser" });
+    await expect(reading).toBeVisible();
+    await expect(reading).toContainText(`You were reading ${sections[2]!.title}.`);
+    // The notebook is awake (this browser's note is on the page) and waits its turn.
+    await expect(note(page, 0).status).toHaveText(BROWSER_HELD);
+    await expect(offer).toHaveCount(0);
+    await reading.getByRole("button", { name: "Dismiss" }).click();
+    await expect(reading).toBeHidden();
+    await expect(offer).toBeVisible();
+    expect(await seriousViolations(page), "the offer").toEqual([]);
 
-  // On the passage being read at the top of the window, nothing offers to go there.
-  const top = await page.locator(`#${sections[0]!.id}`).evaluate((element) => element.getBoundingClientRect().top + scrollY);
-  await page.setViewportSize({ width: 1280, height: Math.ceil(top / 0.4) + 40 });
-  await remember(sections[0]!);
-  await page.goto(`/${chapter.slug}`);
-  await expect(note(page, 0).status).toHaveText(BROWSER_HELD);
-  await expect(offer).toBeVisible();
-  await expect(reading).toBeHidden();
-  await context.close();
-});
+    // On the passage being read at the top of the window, nothing offers to go there.
+    const top = await page.locator(`#${sections[0]!.id}`).evaluate((element) => element.getBoundingClientRect().top + scrollY);
+    await page.setViewportSize({ width: viewport.width, height: Math.ceil(top / 0.4) + 40 });
+    await remember(sections[0]!);
+    await page.goto(`/${chapter.slug}`);
+    await expect(note(page, 0).status).toHaveText(BROWSER_HELD);
+    await expect(offer).toBeVisible();
+    await expect(reading).toBeHidden();
+    await context.close();
+  });
+}
 
 test.describe("4. never silently overwritten", () => {
   test("two devices (1280 and 390 px): the notebook erased and started again on one while the other is open; the other's save is refused, its text kept and said, and saved into the new notebook once opened", async ({ browser }) => {

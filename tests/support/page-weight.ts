@@ -20,12 +20,43 @@ export interface PageWeight {
 }
 
 export function pageScripts(siteDir: string, html: string): string[] {
-  const seen = new Set<string>();
   const queue = [
     ...html.matchAll(/<script[^>]+src="(\/[^"]+\.js)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="(\/[^"]+)"/g),
     ...html.matchAll(/(?:component|renderer)-url="(\/[^"]+)"/g),
   ].map((m) => m[1]!);
+  return importGraph(siteDir, queue);
+}
+
+/**
+ * The files `files` load only when their code asks (`import()`: a lazy React component, a module
+ * fetched on demand), with everything those import, but none of `files` themselves. Those are
+ * not in a page's weight (pageScripts follows static imports only); a budget names them apart.
+ */
+export function lazyScripts(siteDir: string, files: readonly string[]): string[] {
+  const known = new Set(files);
+  const found: string[] = [];
+  // (Lazy files may load others lazily in turn: followed until nothing new comes.)
+  for (let from = [...files]; from.length > 0; ) {
+    const lazy = from.flatMap((file) =>
+      [...fs.readFileSync(path.join(siteDir, file), "utf8").matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)].map((m) =>
+        path.posix.join(path.posix.dirname(file), m[1]!),
+      ),
+    );
+    from = importGraph(siteDir, lazy).filter((file) => !known.has(file));
+    for (const file of from) known.add(file);
+    found.push(...from);
+  }
+  return found;
+}
+
+/** Gzip bytes of `files` together. */
+export const gzipBytes = (siteDir: string, files: readonly string[]) => files.reduce((sum, file) => sum + gzipSync(fs.readFileSync(path.join(siteDir, file))).length, 0);
+
+/** `roots` and every file they import statically, transitively. */
+function importGraph(siteDir: string, roots: string[]): string[] {
+  const seen = new Set<string>();
+  const queue = [...roots];
   while (queue.length) {
     const file = queue.pop()!;
     if (seen.has(file)) continue;

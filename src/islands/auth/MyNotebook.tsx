@@ -22,7 +22,7 @@ import {
   type Unopened,
 } from "../../lib/notebook/client.ts";
 import { downloadFile, NO_LONGER_OPEN, notebookJson, notebookMarkdown, type OpenedNote } from "../../lib/notebook/export.ts";
-import { destructive, field, ModalDialog, primary, quiet, RecoveryKey, RenewForm, RestartForm, SetupForm, UnlockForm } from "../notebook/forms.tsx";
+import { destructive, field, ModalDialog, quiet, RecoveryKey, RenewForm, RestartForm, SetupForm, UnlockForm } from "../notebook/forms.tsx";
 
 const dateOf = (iso: string) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso));
 
@@ -110,7 +110,8 @@ export default function MyNotebook({ className }: { className: string }) {
             You have no notebook yet. Start it here, or choose Note under any passage of a chapter to write beside it: your notes are encrypted in
             your browser with a passphrase only you know.
           </p>
-          <button type="button" className={primary} onClick={() => setDialog({ kind: "start" })}>
+          {/* (Quiet: the page's one call to action is reading.) */}
+          <button type="button" className={quiet} onClick={() => setDialog({ kind: "start" })}>
             Start my notebook
           </button>
         </div>
@@ -120,7 +121,7 @@ export default function MyNotebook({ className }: { className: string }) {
           <p className={muted}>
             Your notebook holds {plural(state.info.notes, "note")}, encrypted. Open it with your passphrase to read them on this device.
           </p>
-          <button type="button" className={primary} onClick={() => setDialog({ kind: "unlock" })}>
+          <button type="button" className={quiet} onClick={() => setDialog({ kind: "unlock" })}>
             Open my notebook
           </button>
         </div>

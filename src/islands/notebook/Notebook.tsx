@@ -2,15 +2,16 @@
  * The chapter page's notebook (issues 32 and 42). It wakes when a reader reaches for a subsection's
  * Note (client:interaction, `data-wake` on each Note), or once the page is idle when notes wait for
  * this chapter (the page script). The engine (src/lib/notebook/chapter-notebook.ts) takes over the
- * Notes; this island draws what it asks (a passphrase to start or open the notebook, the recovery
- * key shown once, a new one when it was never kept, two devices' versions of a note) and, in the
- * page's corner, the notes this browser kept before sign-in: after "You were reading", never over
- * it (issue 42: 3).
+ * Notes; this island draws what it asks (NotebookQuestions, loaded with the first question) and,
+ * in the page's corner, the notes this browser kept before sign-in: after "You were reading",
+ * never over it (issue 42: 3).
  */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { ChapterNotebook, type Answer, type Ask } from "../../lib/notebook/chapter-notebook.ts";
 import { $auth, readStoredAuth, restoreAuth } from "../../stores/auth.ts";
-import { ConflictForm, ModalDialog, primary, quiet, RecoveryKey, RenewForm, RestartForm, SetupForm, UnlockForm } from "./forms.tsx";
+
+// The dialogs come only with the notebook's first question.
+const NotebookQuestions = lazy(() => import("./NotebookQuestions.tsx"));
 
 const preview = () => Boolean(document.documentElement.dataset.previewTier);
 
@@ -56,40 +57,14 @@ export default function Notebook() {
     question?.answer(value);
     setQuestion(null);
   };
-  const closed = () => answer({ kind: "closed" });
   const { count, left } = browserNotes;
 
   return (
     <>
-      {question?.ask.kind === "setup" && (
-        <ModalDialog title="Start your notebook" onClose={closed}>
-          <SetupForm onStarted={(started) => answer({ kind: "started", ...started })} />
-        </ModalDialog>
-      )}
-      {question?.ask.kind === "recovery" && (
-        <ModalDialog title="Your recovery key">
-          <RecoveryKey recoveryKey={question.ask.recoveryKey} onKept={() => answer({ kind: "confirmed" })} />
-        </ModalDialog>
-      )}
-      {question?.ask.kind === "unlock" && (
-        <ModalDialog title="Open your notebook" onClose={closed}>
-          <UnlockForm info={question.ask.info} onOpened={(opened) => answer({ kind: "opened", ...opened })} onRestart={() => answer({ kind: "restart" })} />
-        </ModalDialog>
-      )}
-      {question?.ask.kind === "renew" && (
-        <ModalDialog title="Keep a recovery key" onClose={closed}>
-          <RenewForm info={question.ask.info} onRenewed={(renewed) => answer({ kind: "renewed", ...renewed })} onLater={closed} />
-        </ModalDialog>
-      )}
-      {question?.ask.kind === "restart" && (
-        <ModalDialog title="Start a new notebook?" role="alertdialog" onClose={closed}>
-          <RestartForm notes={question.ask.info.notes} onConfirm={async () => answer({ kind: "confirmed" })} onCancel={closed} />
-        </ModalDialog>
-      )}
-      {question?.ask.kind === "conflict" && (
-        <ModalDialog title="Two versions of this note" onClose={() => answer({ kind: "chosen", choice: "both" })}>
-          <ConflictForm mine={question.ask.mine} theirs={question.ask.theirs} onChoose={(choice) => answer({ kind: "chosen", choice })} />
-        </ModalDialog>
+      {question && (
+        <Suspense fallback={null}>
+          <NotebookQuestions ask={question.ask} answer={answer} />
+        </Suspense>
       )}
       {count > 0 && !dismissed && continueHidden && (
         <div role="region" aria-label="Notes kept in this browser" className="fixed right-4 bottom-4 left-4 z-40 rounded-sm border border-[var(--color-line)] bg-[var(--color-panel)] p-4 shadow-lg sm:left-auto sm:max-w-sm">
@@ -102,7 +77,7 @@ export default function Notebook() {
             {!left && (
               <button
                 type="button"
-                className={primary}
+                className="cta-button"
                 disabled={moving}
                 onClick={() => {
                   setMoving(true);
@@ -115,7 +90,7 @@ export default function Notebook() {
                 {moving ? "Moving..." : "Move them into my notebook"}
               </button>
             )}
-            <button type="button" className={quiet} onClick={() => setDismissed(true)}>
+            <button type="button" className="button-quiet" onClick={() => setDismissed(true)}>
               Not now
             </button>
           </div>

@@ -82,6 +82,27 @@ export function ModalDialog({ title, onClose, children, role }: { title: string;
   );
 }
 
+/** Why a form cannot go on, said where a screen reader hears it at once; nothing without one. */
+function Problem({ text }: { text: string | null }) {
+  return (
+    text && (
+      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        {text}
+      </p>
+    )
+  );
+}
+
+/** The notebook's passphrase, typed to open it. */
+function CurrentPassphrase({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="block text-sm font-medium">
+      Notebook passphrase
+      <input className={field} type="password" autoComplete="current-password" value={value} onChange={(e) => onChange(e.target.value)} data-autofocus />
+    </label>
+  );
+}
+
 /** A passphrase's strength as it is typed, from the estimator (fetched once it is needed); null until it is here. */
 function useStrength(passphrase: string): PassphraseStrength | null {
   const [estimate, setEstimate] = useState<{ of: string; strength: PassphraseStrength } | null>(null);
@@ -162,11 +183,7 @@ export function SetupForm({ onStarted }: { onStarted: (started: { info: Notebook
     <form className="space-y-4" onSubmit={onSubmit} noValidate>
       <Protection />
       <NewPassphrase label="Notebook passphrase" value={passphrase} onChange={setPassphrase} again={again} onAgain={setAgain} />
-      {problem && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       <button type="submit" className={`${primary} w-full`} disabled={busy}>
         {busy ? "Starting..." : "Start my notebook"}
       </button>
@@ -291,16 +308,9 @@ export function UnlockForm({ info, onOpened, onRestart }: { info: NotebookInfo; 
           <NewPassphrase label="New passphrase" value={passphrase} onChange={setPassphrase} again={again} onAgain={setAgain} />
         </>
       ) : (
-        <label className="block text-sm font-medium">
-          Notebook passphrase
-          <input className={field} type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-autofocus />
-        </label>
+        <CurrentPassphrase value={passphrase} onChange={setPassphrase} />
       )}
-      {problem && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {problem}
-        </p>
-      )}
+      <Problem text={problem} />
       <button type="submit" className={`${primary} w-full`} disabled={busy || passphrase === ""}>
         {busy ? "Opening..." : recovering ? "Open and keep the new passphrase" : "Open my notebook"}
       </button>
@@ -422,15 +432,8 @@ export function RenewForm({ info, onRenewed, onLater }: { info: NotebookInfo; on
         Your recovery key was never confirmed as kept: the notebook was started, but its recovery key was not shown kept. If you forget your
         passphrase without it, nobody can open your notebook. Make a new recovery key now: the one shown before stops working.
       </p>
-      <label className="block text-sm font-medium">
-        Notebook passphrase
-        <input className={field} type="password" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} data-autofocus />
-      </label>
-      {problem && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {problem}
-        </p>
-      )}
+      <CurrentPassphrase value={passphrase} onChange={setPassphrase} />
+      <Problem text={problem} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className={primary} disabled={busy || !passphrase}>
           {busy ? "Making it..." : "Make a new recovery key"}

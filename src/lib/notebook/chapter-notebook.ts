@@ -138,6 +138,8 @@ export class ChapterNotebook {
   private declined = false;
   /** A new recovery key was offered on this page already. */
   private renewOffered = false;
+  /** The sign-in changes seen (authChanged), taken in turn. */
+  private changing: Promise<void> = Promise.resolve();
   private readonly cleanups: Array<() => void> = [];
   private readonly host: NotebookHost;
 
@@ -258,12 +260,18 @@ export class ChapterNotebook {
     }
   }
 
-  /** Another tab signed in or out (the stored state changed), or this page came back from the back-forward cache. */
-  private async authChanged(): Promise<void> {
-    await this.starting;
-    const signedIn = this.host.storedSignedIn();
-    if (signedIn && (!this.member || this.ended)) await this.asMember();
-    else if (!signedIn && this.member && !this.ended) this.end();
+  /**
+   * Another tab signed in or out (the stored state changed), or this page came back from the
+   * back-forward cache. One change at a time: a second one waits for the first to be taken.
+   */
+  private authChanged(): Promise<void> {
+    this.changing = this.changing.then(async () => {
+      await this.starting;
+      const signedIn = this.host.storedSignedIn();
+      if (signedIn && (!this.member || this.ended)) await this.asMember();
+      else if (!signedIn && this.member && !this.ended) this.end();
+    }).catch(() => undefined);
+    return this.changing;
   }
 
   /** The session ended: what this device kept for the member goes; what is on the page stays there, said unkept. */

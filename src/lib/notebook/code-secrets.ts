@@ -7,9 +7,12 @@
  * refused: the estimator still is).
  */
 import { NOTEBOOK_REFUSED_KEY } from "../storage-keys.ts";
-import { fromBase64, toBase64 } from "./crypto.ts";
 
 const ITERATIONS = 100_000;
+
+// (Base64 of its own: this module loads at sign-in, without the notebook's crypto.)
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 
 interface Digests {
   salt: string;
