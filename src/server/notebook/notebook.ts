@@ -129,6 +129,18 @@ export async function createNotebook(db: Database, accessCodeId: number, keys: W
   return (await getNotebook(db, accessCodeId))!;
 }
 
+/** SQL: the code's notebook, at the wrapping `version`. */
+const atWrapping = (accessCodeId: number, version: number) => sql`${notebooks.accessCodeId} = ${accessCodeId} AND ${notebooks.version} = ${version}`;
+
+/** The notebook after a change made only over one wrapping: 409 `changed` when it changed none (another device changed it since), 404 without a notebook. */
+async function afterWrappingChange(db: Database, accessCodeId: number, updated: readonly unknown[], changed: string): Promise<NotebookView> {
+  if (updated.length === 0) {
+    if (!(await getNotebook(db, accessCodeId))) throw notFound("There is no notebook: start one first.");
+    throw conflict(changed);
+  }
+  return (await getNotebook(db, accessCodeId))!;
+}
+
 /**
  * Keeps the notebook key wrapped anew, replacing the wrapping of `version` only (409 when another
  * device changed it since): a forgotten passphrase replaced with the recovery key (which the
@@ -138,27 +150,15 @@ export async function rewrapNotebook(db: Database, accessCodeId: number, version
   const updated = await db
     .update(notebooks)
     .set({ ...keys, recoveryKept, version: sql`${notebooks.version} + 1`, updatedAt: new Date() })
-    .where(sql`${notebooks.accessCodeId} = ${accessCodeId} AND ${notebooks.version} = ${version}`)
+    .where(atWrapping(accessCodeId, version))
     .returning({ id: notebooks.id });
-  if (updated.length === 0) {
-    if (!(await getNotebook(db, accessCodeId))) throw notFound("There is no notebook to change: start one first.");
-    throw conflict("The notebook's passphrase was changed on another device meanwhile. Reload and try again.");
-  }
-  return (await getNotebook(db, accessCodeId))!;
+  return afterWrappingChange(db, accessCodeId, updated, "The notebook's passphrase was changed on another device meanwhile. Reload and try again.");
 }
 
 /** Records that the member kept the recovery key of the wrapping at `version` (409 when it was wrapped anew since). */
 export async function keepRecoveryKey(db: Database, accessCodeId: number, version: number): Promise<NotebookView> {
-  const updated = await db
-    .update(notebooks)
-    .set({ recoveryKept: true })
-    .where(sql`${notebooks.accessCodeId} = ${accessCodeId} AND ${notebooks.version} = ${version}`)
-    .returning({ id: notebooks.id });
-  if (updated.length === 0) {
-    if (!(await getNotebook(db, accessCodeId))) throw notFound("There is no notebook: start one first.");
-    throw conflict("The notebook's keys were changed on another device meanwhile: that recovery key no longer opens it.");
-  }
-  return (await getNotebook(db, accessCodeId))!;
+  const updated = await db.update(notebooks).set({ recoveryKept: true }).where(atWrapping(accessCodeId, version)).returning({ id: notebooks.id });
+  return afterWrappingChange(db, accessCodeId, updated, "The notebook's keys were changed on another device meanwhile: that recovery key no longer opens it.");
 }
 
 /** Erases the notebook and every note in it; answers how many notes went. */
