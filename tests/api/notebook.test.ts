@@ -21,6 +21,11 @@ import { createChapter, createSubsection } from "../support/factories.ts";
 
 const PASSPHRASE = "a passphrase only I know";
 
+// One notebook key (and its wrapping) for every member of this file: deriving the passphrase's key
+// (PBKDF2, 600,000 iterations) costs about half a second each time, and the server only keeps
+// the bytes. Tests that need a key of their own (another notebook) make one.
+const shared = makeKeys(PASSPHRASE);
+
 describe.each(databaseTargets())("the notebook on $name", (target) => {
   let database: TestDatabase;
   let api: Api;
@@ -36,7 +41,7 @@ describe.each(databaseTargets())("the notebook on $name", (target) => {
   /** A member with a notebook: their cookie, code, and the notebook key (as their browser holds it). */
   async function member(level: "Operator" | "Architect" | "Mastermind" = "Architect") {
     const signedIn = await loginAs(api, database.db, level as "Architect");
-    const { key, wrapped } = await makeKeys(PASSPHRASE);
+    const { key, wrapped } = await shared;
     const created = await send("/api/notebook", signedIn.cookie, "POST", wrapped);
     expect(created.status, await created.clone().text()).toBe(201);
     const notebook = ((await created.json()) as { notebook: { id: string } }).notebook.id;
