@@ -121,102 +121,127 @@ export function parseRecoveryKey(text: string): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
+/**
+ * What a vault keeps, wrapped by a passphrase and by a recovery key: the notebook key (AES), or
+ * the operator's messaging private key (ECDH P-256, issue 43). Each wrap is bound to its kind's
+ * purpose, so a wrap of one kind never opens as another.
+ */
+export interface VaultKind {
+  format: "raw" | "pkcs8";
+  algorithm: AesKeyGenParams | EcKeyImportParams;
+  usages: KeyUsage[];
+  purpose: { passphrase: string; recovery: string };
+  /** What a passphrase or recovery key that does not open it is told. */
+  wrong: string;
+}
+
+export const NOTEBOOK_VAULT: VaultKind = { format: "raw", algorithm: AES, usages: ["encrypt", "decrypt"], purpose: PURPOSE, wrong: "That does not open this notebook." };
+
 async function passphraseKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<CryptoKey> {
   const material = await subtle().importKey("raw", encoder.encode(passphrase.normalize("NFC")), "PBKDF2", false, ["deriveKey"]);
   return subtle().deriveKey({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, AES, false, ["wrapKey", "unwrapKey"]);
 }
 
-async function recoveryWrappingKey(recovery: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+async function recoveryWrappingKey(kind: VaultKind, recovery: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   const material = await subtle().importKey("raw", recovery, "HKDF", false, ["deriveKey"]);
-  return subtle().deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: encoder.encode(PURPOSE.recovery) }, material, AES, false, ["wrapKey", "unwrapKey"]);
+  return subtle().deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: encoder.encode(kind.purpose.recovery) }, material, AES, false, ["wrapKey", "unwrapKey"]);
 }
 
-async function wrap(key: CryptoKey, by: CryptoKey, purpose: string): Promise<string> {
+async function wrap(kind: VaultKind, key: CryptoKey, by: CryptoKey, purpose: string): Promise<string> {
   const iv = random(12);
-  const wrapped = new Uint8Array(await subtle().wrapKey("raw", key, by, { name: "AES-GCM", iv, additionalData: encoder.encode(purpose) }));
+  const wrapped = new Uint8Array(await subtle().wrapKey(kind.format, key, by, { name: "AES-GCM", iv, additionalData: encoder.encode(purpose) }));
   const out = new Uint8Array(iv.length + wrapped.length);
   out.set(iv);
   out.set(wrapped, iv.length);
   return toBase64(out);
 }
 
-async function unwrap(wrapped: string, by: CryptoKey, purpose: string, extractable: boolean): Promise<CryptoKey> {
+async function unwrap(kind: VaultKind, wrapped: string, by: CryptoKey, purpose: string, extractable: boolean): Promise<CryptoKey> {
   const bytes = fromBase64(wrapped);
   try {
     return await subtle().unwrapKey(
-      "raw",
+      kind.format,
       bytes.slice(12),
       by,
       { name: "AES-GCM", iv: bytes.slice(0, 12), additionalData: encoder.encode(purpose) },
-      AES,
+      kind.algorithm,
       extractable,
-      ["encrypt", "decrypt"],
+      kind.usages,
     );
   } catch {
-    throw new WrongSecretError("That does not open this notebook.");
+    throw new WrongSecretError(kind.wrong);
   }
 }
 
 /** A non-extractable copy of `key`, for use and keeping on the device. */
-async function sealedCopy(key: CryptoKey): Promise<CryptoKey> {
-  const raw = await subtle().exportKey("raw", key);
-  return subtle().importKey("raw", raw, AES, false, ["encrypt", "decrypt"]);
+async function sealedCopy(kind: VaultKind, key: CryptoKey): Promise<CryptoKey> {
+  const bytes = await subtle().exportKey(kind.format, key);
+  return subtle().importKey(kind.format, bytes, kind.algorithm, false, kind.usages);
+}
+
+/** `key` (extractable) and what the server keeps of it, wrapped by `passphrase` and `recovery` under a new salt; answers a non-extractable copy. */
+async function wrapAnew(kind: VaultKind, key: CryptoKey, passphrase: string, recovery: Uint8Array<ArrayBuffer>): Promise<{ key: CryptoKey; wrapped: WrappedKeys }> {
+  const salt = random(16);
+  const wrapped: WrappedKeys = {
+    salt: toBase64(salt),
+    iterations: PBKDF2_ITERATIONS,
+    byPassphrase: await wrap(kind, key, await passphraseKey(passphrase, salt, PBKDF2_ITERATIONS), kind.purpose.passphrase),
+    // The recovery key's wrap depends on the salt: made again too.
+    byRecovery: await wrap(kind, key, await recoveryWrappingKey(kind, recovery, salt), kind.purpose.recovery),
+  };
+  return { key: await sealedCopy(kind, key), wrapped };
+}
+
+/** Locks `key` (extractable) away: a non-extractable copy, what the server keeps, and the recovery key to show once. */
+export async function lockAway(kind: VaultKind, key: CryptoKey, passphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys; recoveryKey: string }> {
+  const recovery = random(RECOVERY_BYTES);
+  return { ...(await wrapAnew(kind, key, passphrase, recovery)), recoveryKey: formatRecoveryKey(recovery) };
+}
+
+/** A vault's key, opened with the passphrase (WrongSecretError when it is not the one). */
+export async function openVault(kind: VaultKind, wrapped: WrappedKeys, passphrase: string, extractable = false): Promise<CryptoKey> {
+  return unwrap(kind, wrapped.byPassphrase, await passphraseKey(passphrase, fromBase64(wrapped.salt), wrapped.iterations), kind.purpose.passphrase, extractable);
+}
+
+function recoveryBytes(recoveryKey: string): Uint8Array<ArrayBuffer> {
+  const bytes = parseRecoveryKey(recoveryKey);
+  if (!bytes) throw new WrongSecretError("A recovery key is 32 letters and digits, in groups of four.");
+  return bytes;
+}
+
+/** A vault's key, opened with the recovery key. */
+export async function openVaultWithRecovery(kind: VaultKind, wrapped: WrappedKeys, recoveryKey: string, extractable = false): Promise<CryptoKey> {
+  return unwrap(kind, wrapped.byRecovery, await recoveryWrappingKey(kind, recoveryBytes(recoveryKey), fromBase64(wrapped.salt)), kind.purpose.recovery, extractable);
+}
+
+/** A forgotten passphrase replaced: the recovery key opens the key, which is wrapped anew by the new passphrase (the recovery key keeps working). */
+export async function replaceVaultPassphrase(kind: VaultKind, wrapped: WrappedKeys, recoveryKey: string, newPassphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys }> {
+  const key = await openVaultWithRecovery(kind, wrapped, recoveryKey, true);
+  return wrapAnew(kind, key, newPassphrase, recoveryBytes(recoveryKey));
+}
+
+/** A new recovery key: the passphrase opens the key, wrapped anew by it and a new recovery key; the old recovery key no longer opens what the server then keeps. */
+export async function renewVaultRecovery(kind: VaultKind, wrapped: WrappedKeys, passphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys; recoveryKey: string }> {
+  return lockAway(kind, await openVault(kind, wrapped, passphrase, true), passphrase);
 }
 
 /** A new notebook: its key (non-extractable), the key wrapped for the server, and the recovery key to show once. */
 export async function createNotebook(passphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys; recoveryKey: string }> {
-  const salt = random(16);
-  const recovery = random(RECOVERY_BYTES);
-  const key = await subtle().generateKey(AES, true, ["encrypt", "decrypt"]);
-  const wrapped: WrappedKeys = {
-    salt: toBase64(salt),
-    iterations: PBKDF2_ITERATIONS,
-    byPassphrase: await wrap(key, await passphraseKey(passphrase, salt, PBKDF2_ITERATIONS), PURPOSE.passphrase),
-    byRecovery: await wrap(key, await recoveryWrappingKey(recovery, salt), PURPOSE.recovery),
-  };
-  return { key: await sealedCopy(key), wrapped, recoveryKey: formatRecoveryKey(recovery) };
+  return lockAway(NOTEBOOK_VAULT, await subtle().generateKey(AES, true, ["encrypt", "decrypt"]), passphrase);
 }
 
 /** The notebook key, opened with the passphrase (WrongSecretError when it is not the one). */
-export async function unlockWithPassphrase(wrapped: WrappedKeys, passphrase: string): Promise<CryptoKey> {
-  return unwrap(wrapped.byPassphrase, await passphraseKey(passphrase, fromBase64(wrapped.salt), wrapped.iterations), PURPOSE.passphrase, false);
-}
-
-async function recoveryKeyOf(wrapped: WrappedKeys, recoveryKey: string): Promise<CryptoKey> {
-  const bytes = parseRecoveryKey(recoveryKey);
-  if (!bytes) throw new WrongSecretError("A recovery key is 32 letters and digits, in groups of four.");
-  return recoveryWrappingKey(bytes, fromBase64(wrapped.salt));
-}
+export const unlockWithPassphrase = (wrapped: WrappedKeys, passphrase: string) => openVault(NOTEBOOK_VAULT, wrapped, passphrase);
 
 /** The notebook key, opened with the recovery key. */
-export async function unlockWithRecoveryKey(wrapped: WrappedKeys, recoveryKey: string): Promise<CryptoKey> {
-  return unwrap(wrapped.byRecovery, await recoveryKeyOf(wrapped, recoveryKey), PURPOSE.recovery, false);
-}
-
-/** The key and what the server keeps, wrapped anew by `passphrase` and `recovery` under a new salt. */
-async function wrapAnew(key: CryptoKey, passphrase: string, recovery: Uint8Array<ArrayBuffer>): Promise<{ key: CryptoKey; wrapped: WrappedKeys }> {
-  const salt = random(16);
-  const wrapped: WrappedKeys = {
-    salt: toBase64(salt),
-    iterations: PBKDF2_ITERATIONS,
-    byPassphrase: await wrap(key, await passphraseKey(passphrase, salt, PBKDF2_ITERATIONS), PURPOSE.passphrase),
-    // The recovery key's wrap depends on the salt: made again too.
-    byRecovery: await wrap(key, await recoveryWrappingKey(recovery, salt), PURPOSE.recovery),
-  };
-  return { key: await sealedCopy(key), wrapped };
-}
+export const unlockWithRecoveryKey = (wrapped: WrappedKeys, recoveryKey: string) => openVaultWithRecovery(NOTEBOOK_VAULT, wrapped, recoveryKey);
 
 /**
  * A forgotten passphrase replaced: the recovery key opens the notebook key, which is wrapped anew
  * by the new passphrase (a new salt too; the recovery key keeps working). Answers the key and
  * what the server keeps.
  */
-export async function replacePassphrase(wrapped: WrappedKeys, recoveryKey: string, newPassphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys }> {
-  const recovery = parseRecoveryKey(recoveryKey);
-  if (!recovery) throw new WrongSecretError("A recovery key is 32 letters and digits, in groups of four.");
-  const key = await unwrap(wrapped.byRecovery, await recoveryWrappingKey(recovery, fromBase64(wrapped.salt)), PURPOSE.recovery, true);
-  return wrapAnew(key, newPassphrase, recovery);
-}
+export const replacePassphrase = (wrapped: WrappedKeys, recoveryKey: string, newPassphrase: string) => replaceVaultPassphrase(NOTEBOOK_VAULT, wrapped, recoveryKey, newPassphrase);
 
 /**
  * A new recovery key, for one that was never shown kept (issue 42: 7): the passphrase opens the
@@ -224,11 +249,7 @@ export async function replacePassphrase(wrapped: WrappedKeys, recoveryKey: strin
  * longer opens what the server then keeps. Answers the key, what the server keeps and the new
  * recovery key to show once.
  */
-export async function renewRecoveryKey(wrapped: WrappedKeys, passphrase: string): Promise<{ key: CryptoKey; wrapped: WrappedKeys; recoveryKey: string }> {
-  const key = await unwrap(wrapped.byPassphrase, await passphraseKey(passphrase, fromBase64(wrapped.salt), wrapped.iterations), PURPOSE.passphrase, true);
-  const recovery = random(RECOVERY_BYTES);
-  return { ...(await wrapAnew(key, passphrase, recovery)), recoveryKey: formatRecoveryKey(recovery) };
-}
+export const renewRecoveryKey = (wrapped: WrappedKeys, passphrase: string) => renewVaultRecovery(NOTEBOOK_VAULT, wrapped, passphrase);
 
 /** Where a sealed note belongs: its notebook, subsection and version (bound as additional data). */
 export interface NoteAddress {
