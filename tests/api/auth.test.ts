@@ -50,7 +50,7 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
     // With it, the readable "signed in" cookie: the same lifetime, no secret, not HttpOnly.
     const maxAge = /Max-Age=(\d+)/.exec(cookie!)![1];
     expect(signedIn).toBe(`sb_signed_in=1; Path=/; SameSite=Lax; Max-Age=${maxAge}`);
-    expect(await sessionWith(cookieOf(response))).toEqual({ authenticated: true, level: "Architect", noteChapters: [] });
+    expect(await sessionWith(cookieOf(response))).toEqual({ authenticated: true, level: "Architect", noteChapters: [], unreadMessages: 0 });
     const codes = await database.db.query.accessCodes.findFirst({ where: (t, { eq }) => eq(t.login, code.login) });
     expect(codes?.usedAt).toBeInstanceOf(Date);
     expect(codes?.password).not.toContain(code.password);
@@ -118,7 +118,7 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
     const { cookie } = await loginAs(api, database.db, "Architect");
     const logout = await api("/api/auth/logout", { method: "POST", headers: { cookie, origin: "https://evil.example" } });
     expect(logout.status).toBe(403);
-    expect(await sessionWith(cookie)).toEqual({ authenticated: true, level: "Architect", noteChapters: [] });
+    expect(await sessionWith(cookie)).toEqual({ authenticated: true, level: "Architect", noteChapters: [], unreadMessages: 0 });
   });
 
   it("accepts the site's public origin behind a proxy that ends TLS (SITE_URL), and no other", async () => {
@@ -245,7 +245,7 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
         .setExpirationTime(now + 3600)
         .encode(),
     };
-    expect(await sessionWith(cookie)).toEqual({ authenticated: true, level: "Mastermind", noteChapters: [] });
+    expect(await sessionWith(cookie)).toEqual({ authenticated: true, level: "Mastermind", noteChapters: [], unreadMessages: 0 });
     for (const [kind, bad] of Object.entries(forged)) {
       expect(await sessionWith(`${name}=${bad}`), kind).toEqual({ authenticated: false, level: null });
       const chapter = await api(`/api/chapters/${mastermindChapter.slug}`, { headers: { cookie: `${name}=${bad}` } });

@@ -11,6 +11,7 @@ import { accessCodeSignedIn, findAccessCode, hasExpired } from "../repositories/
 import { HttpError } from "../http/errors.ts";
 import { levelOf } from "../../lib/levels.ts";
 import { noteChapters } from "../notebook/notebook.ts";
+import { unreadByMember } from "../messages/direct-line.ts";
 
 const loginBody = z.object({
   login: z.string().trim().min(1, "is required").max(100, "is too long"),
@@ -65,7 +66,9 @@ export const session = route({
     if (current) {
       const cookies = [signedInCookie(Math.max(1, Math.floor((current.expire.getTime() - now.getTime()) / 1000)))];
       // The chapters holding the member's notes: their pages load the notebook once idle (issue 32).
-      return json({ authenticated: true, level: current.level, noteChapters: await noteChapters(db, current) }, { cookies });
+      // The operator's replies not yet read: the header's and the profile's mark (issue 43), on the answer every page already asks for.
+      const [chapters, unread] = [await noteChapters(db, current), await unreadByMember(db, current.accessCodeId)];
+      return json({ authenticated: true, level: current.level, noteChapters: chapters, unreadMessages: unread }, { cookies });
     }
     if (!hasReaderCookies(request)) return json({ authenticated: false, level: null });
     // Ended: its cookies cleared, and, when its code signed in on another device, a word for /resume.

@@ -29,6 +29,7 @@ import {
   rewrapNotebook,
   saveNote,
 } from "../notebook/notebook.ts";
+import { conversationExport } from "../messages/direct-line.ts";
 
 /** A base64 string of at most `max` characters. */
 const base64 = (max: number) =>
@@ -180,6 +181,7 @@ export const notebookExportRoute = route({
     }
     const exported = await notebookExport(db, { accessCodeId: code.id, level: levelOf(code.level) });
     if (!exported) throw notFound("This access code has no notebook (none was started, or it has been erased).");
-    return json(exported);
+    // The direct line goes with it (issue 43): sealed, opened in the browser with the notebook's key.
+    return json({ ...exported, conversation: await conversationExport(db, code.id) });
   },
 });

@@ -19,6 +19,16 @@ import { servePhoto } from "./photos.ts";
 import { heartbeat, place, profileStats } from "./reading.ts";
 import { notebook, notebookExportRoute, notebookNote, notebookNotes, notebookRecovery } from "./notebook.ts";
 import { search } from "./search.ts";
+import { memberConversationStart, memberMessageKeys, memberMessages, memberMessagesRead, memberTaskDone } from "./messages.ts";
+import {
+  adminConversationMessages,
+  adminConversationNoReply,
+  adminConversationOne,
+  adminConversationRead,
+  adminConversations,
+  adminMessagingKey,
+  adminMessagingSettings,
+} from "./admin/messages.ts";
 import {
   adminAccessCodeActive,
   adminAccessCodeEndSessions,
@@ -65,6 +75,12 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/notebook/notes", (request) => notebookNotes(request)],
   ["/api/notebook/notes/:subsectionId", (request, p) => notebookNote(request, p.subsectionId!)],
   ["/api/notebook/export", (request) => notebookExportRoute(request)],
+  // The direct line (issue 43)
+  ["/api/messages", (request) => memberMessages(request)],
+  ["/api/messages/keys", (request) => memberMessageKeys(request)],
+  ["/api/messages/conversation", (request) => memberConversationStart(request)],
+  ["/api/messages/read", (request) => memberMessagesRead(request)],
+  ["/api/messages/tasks/:sequence/done", (request, p) => memberTaskDone(request, p.sequence!)],
   ["/uploads/:name", (request, p) => servePhoto(request, p.name!)],
   // The scan
   ["/api/assessment/session", (request) => startScan(request)],
@@ -104,6 +120,13 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/admin/access-codes/:login/reading", (request, p) => adminEraseReading(request, p.login!)],
   ["/api/admin/readers", (request) => adminReaders(request)],
   ["/api/admin/readers.csv", (request) => adminReadersCsv(request)],
+  ["/api/admin/messaging-key", (request) => adminMessagingKey(request)],
+  ["/api/admin/messaging-settings", (request) => adminMessagingSettings(request)],
+  ["/api/admin/conversations", (request) => adminConversations(request)],
+  ["/api/admin/conversations/:id", (request, p) => adminConversationOne(request, p.id!)],
+  ["/api/admin/conversations/:id/messages", (request, p) => adminConversationMessages(request, p.id!)],
+  ["/api/admin/conversations/:id/read", (request, p) => adminConversationRead(request, p.id!)],
+  ["/api/admin/conversations/:id/no-reply", (request, p) => adminConversationNoReply(request, p.id!)],
   ["/api/admin/webhooks", (request) => adminWebhooks(request)],
   ["/api/admin/webhooks/:id", (request, p) => adminWebhook(request, p.id!)],
   ["/api/admin/webhooks/:id/test", (request, p) => adminWebhookTest(request, p.id!)],

@@ -485,7 +485,7 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     check("webhook_deliveries_status_check", sql.raw("status IN ('pending', 'delivered', 'failed')")),
-    check("webhook_deliveries_kind_check", sql.raw("kind IN ('lead', 'test')")),
+    check("webhook_deliveries_kind_check", sql.raw("kind IN ('lead', 'test', 'message')")),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
   ],
@@ -516,6 +516,13 @@ export const notebooks = pgTable(
      * so a tab closed before that is told at the next open (issue 42: 7).
      */
     recoveryKept: boolean("recovery_kept").notNull().default(true),
+    /** The member's messaging public key (issue 43; ECDH P-256, raw, base64), or null before their first message. */
+    messagingPublic: text("messaging_public"),
+    /** Its private key, encrypted under the notebook key in the member's browser (src/lib/messages/crypto.ts). */
+    messagingPrivate: text("messaging_private"),
+    /** The operator's public key the member pinned, sealed under the notebook key: IV and ciphertext. */
+    operatorPinIv: text("operator_pin_iv"),
+    operatorPin: text("operator_pin"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -547,5 +554,98 @@ export const notes = pgTable(
     primaryKey({ columns: [t.accessCodeId, t.subsectionId] }),
     check("notes_version_check", sql`${t.version} >= 1`),
     check("notes_sealed_check", sql`(${t.iv} IS NULL) = (${t.ciphertext} IS NULL)`),
+  ],
+);
+
+/**
+ * The operator's messaging key pair (issue 43), one row: the public key members seal to, and the
+ * private key as the operator's browser wrapped it (by the operator's passphrase and a recovery
+ * key: src/lib/notebook/crypto.ts's vault). The server never holds the private key unwrapped.
+ */
+export const messagingKeys = pgTable(
+  "messaging_keys",
+  {
+    id: integer("id").primaryKey().default(1),
+    publicKey: text("public_key").notNull(),
+    salt: text("salt").notNull(),
+    iterations: integer("iterations").notNull(),
+    byPassphrase: text("by_passphrase").notNull(),
+    byRecovery: text("by_recovery").notNull(),
+    version: integer("version").notNull().default(1),
+    recoveryKept: boolean("recovery_kept").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("messaging_keys_one_row", sql`${t.id} = 1`), check("messaging_keys_iterations_check", sql`${t.iterations} >= 600000`)],
+);
+
+/** How long an answer may take, per tier (issue 43; the operator's settings, one row): Architect 24 h, Mastermind 12 h. */
+export const messagingSettings = pgTable(
+  "messaging_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    architectHours: integer("architect_hours").notNull().default(24),
+    mastermindHours: integer("mastermind_hours").notNull().default(12),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("messaging_settings_one_row", sql`${t.id} = 1`),
+    check("messaging_settings_hours_check", sql`${t.architectHours} BETWEEN 1 AND 720 AND ${t.mastermindHours} BETWEEN 1 AND 720`),
+  ],
+);
+
+/**
+ * One conversation per access code with the operator (issue 43). `dueAt`: when an answer is due
+ * for the oldest member message not yet answered (null: none waiting); `settled`: how the last
+ * wait ended ('answered', or 'no_reply' when the operator marked it needing none).
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accessCodeId: integer("access_code_id")
+      .notNull()
+      .unique()
+      .references(() => accessCodes.id, { onDelete: "cascade" }),
+    waitingSince: timestamp("waiting_since", { withTimezone: true }),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    settled: text("settled"),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [check("conversations_settled_check", sql.raw("settled IS NULL OR settled IN ('answered', 'no_reply')")), index("conversations_due_idx").on(t.dueAt)],
+);
+
+/**
+ * A message of a conversation (issue 43): sealed in the sender's browser under the conversation
+ * key (ECDH of the member's and the operator's keys, named here by their public keys), with its
+ * conversation, sender and sequence as additional data. The server keeps ciphertext, never words.
+ * A task (`kind`) has an optional due day and is marked done by the member; an answer to a task
+ * names it (`answerTo`). `readAt`: when the other side first showed it.
+ */
+export const messages = pgTable(
+  "messages",
+  {
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    sequence: integer("sequence").notNull(),
+    sender: text("sender").notNull(),
+    kind: text("kind").notNull().default("message"),
+    memberKey: text("member_key").notNull(),
+    operatorKey: text("operator_key").notNull(),
+    iv: text("iv").notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    taskDue: timestamp("task_due", { withTimezone: true }),
+    taskDoneAt: timestamp("task_done_at", { withTimezone: true }),
+    answerTo: integer("answer_to"),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.sequence] }),
+    check("messages_sender_check", sql.raw("sender IN ('member', 'operator')")),
+    check("messages_kind_check", sql.raw("kind IN ('message', 'task')")),
+    check("messages_sequence_check", sql`${t.sequence} >= 1`),
   ],
 );

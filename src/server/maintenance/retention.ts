@@ -42,6 +42,7 @@ import { config, type RetentionPolicy } from "../config.ts";
 import { photoIdOf, photoStore, type PhotoStore } from "../uploads/photo-store.ts";
 import { failureLine } from "../http/log-failure.ts";
 import { eraseEndedNotebooks } from "../notebook/notebook.ts";
+import { eraseEndedConversations, queueOverdueEvent } from "../messages/direct-line.ts";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How long the webhook delivery log keeps a finished delivery. */
@@ -64,6 +65,10 @@ export interface RetentionReport {
   readingDays: number;
   /** Notebooks of codes whose access ended more than 30 days ago (issue 32). */
   notebooks: number;
+  /** Conversations of codes whose access ended more than 30 days ago (issue 43). */
+  conversations: number;
+  /** Overdue conversations named in the day's `messages.overdue` webhook event (issue 43). */
+  overdueConversations: number;
   /** The steps that failed, each with its reason (they run again next time). */
   failed: string[];
 }
@@ -146,6 +151,8 @@ export async function runRetention(
     ),
     photos: await step("unused photos", () => removeUnusedPhotos(db, store, ago(now, policy.unusedPhotoDays * DAY_MS))),
     notebooks: await step("notebooks of ended codes", () => eraseEndedNotebooks(db, now)),
+    conversations: await step("conversations of ended codes", () => eraseEndedConversations(db, now)),
+    overdueConversations: await step("the day's overdue conversations, to the webhooks", () => queueOverdueEvent(db, now)),
     failed,
   };
 }
