@@ -22,7 +22,7 @@ export interface WebhookDelivery {
   webhookId: number;
   url: string;
   sessionId: string | null;
-  kind: "lead" | "test";
+  kind: "lead" | "test" | "message";
   name: string | null;
   status: "pending" | "delivered" | "failed";
   attempts: number;

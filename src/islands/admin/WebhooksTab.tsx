@@ -211,7 +211,7 @@ function DeliveryTable({ deliveries }: { deliveries: WebhookDelivery[] }) {
           {deliveries.map((d) => (
             <tr key={d.id} className="border-b border-[var(--color-line)] last:border-0" data-testid="delivery-row">
               <td className="px-3 py-2">{formatTime(d.createdAt)}</td>
-              <td className="px-3 py-2">{d.kind === "test" ? "Test" : (d.name ?? "—")}</td>
+              <td className="px-3 py-2">{d.kind === "test" ? "Test" : d.kind === "message" ? "Direct line event (no words)" : (d.name ?? "—")}</td>
               <td className="max-w-[14rem] truncate px-3 py-2 font-mono" title={d.url}>
                 {d.url}
               </td>

@@ -28,7 +28,7 @@ export interface Delivery {
   webhookId: number;
   url: string;
   sessionId: string | null;
-  kind: "lead" | "test";
+  kind: "lead" | "test" | "message";
   name: string | null;
   status: "pending" | "delivered" | "failed";
   attempts: number;
@@ -109,7 +109,7 @@ export async function queueLeadDeliveries(tx: Database, sessionId: string, paylo
  */
 export async function queueDelivery(
   db: Database,
-  values: { webhookId: number; sessionId: string | null; kind: "lead" | "test"; body: string },
+  values: { webhookId: number; sessionId: string | null; kind: "lead" | "test" | "message"; body: string },
   now: Date,
 ): Promise<number | null> {
   return db.transaction(async (tx) => {
@@ -130,7 +130,7 @@ export async function queueDelivery(
 export async function resendDelivery(db: Database, id: number, now: Date): Promise<number | null> {
   const [old] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   if (!old) return null;
-  return queueDelivery(db, { webhookId: old.webhookId, sessionId: old.sessionId, kind: old.kind as "lead" | "test", body: old.body }, now);
+  return queueDelivery(db, { webhookId: old.webhookId, sessionId: old.sessionId, kind: old.kind as Delivery["kind"], body: old.body }, now);
 }
 
 /** The newest deliveries, for the log. */
