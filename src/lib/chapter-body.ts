@@ -52,15 +52,18 @@ export function renderChapterBody(chapter: ChapterBody, options: RenderOptions):
  * script (typing works at once); its summary wakes the Notebook island (`data-wake`), which keeps
  * what is typed: in the member's encrypted notebook, or, for a reader not signed in, in this
  * browser only. The island marks a subsection that has a note (`data-has-note`: "written").
+ * Beside it, for a member (issue 43: `authed-only`), "Ask about this passage" opens the direct
+ * line with the passage named; under a note they wrote, "Send to the operator…" offers its text.
  */
 export function renderNote(id: number, title: string): string {
   return (
-    `<details class="note" data-note="${id}">` +
+    `<div class="note-row"><details class="note" data-note="${id}">` +
     `<summary class="note-toggle" data-wake="${WAKE_NOTEBOOK}">Note<span class="note-written"> · written</span><span class="sr-only"> on ${title}</span></summary>` +
     `<label class="note-label" for="note-${id}">Your note on ${title}</label>` +
     `<textarea id="note-${id}" class="note-text" rows="5" maxlength="${NOTE_MAX_CHARS}" autocomplete="off"></textarea>` +
     `<p class="note-status" role="status"></p>` +
-    `</details>`
+    `<a class="note-send authed-only" href="/messages?note=${id}">Send to the operator…<span class="sr-only"> your note on ${title}</span></a>` +
+    `</details><a class="note-ask authed-only" href="/messages?passage=${id}">Ask about this passage<span class="sr-only">: ${title}</span></a></div>`
   );
 }
 

@@ -202,7 +202,7 @@ export function startPage(): void {
   // browser that holds no sign-in is signed out without asking. The admin's tier preview
   // (src/server/pages/preview-page.ts) names the tier instead, stored nowhere.
   const preview = root.dataset.previewTier;
-  type Answer = { authenticated?: boolean; level?: unknown; noteChapters?: string[] };
+  type Answer = { authenticated?: boolean; level?: unknown; noteChapters?: string[]; unreadMessages?: number };
   const asked = !preview && mayHoldSession(document.cookie, read(AUTH_KEY));
   const answer: Promise<Answer> = preview
     ? Promise.resolve({ authenticated: rank(preview) > 0, level: preview })
@@ -210,7 +210,7 @@ export function startPage(): void {
       ? get<Answer>("/api/auth/session")
       : Promise.resolve({});
   const session = answer
-    .then(({ authenticated, level, noteChapters }) => {
+    .then(({ authenticated, level, noteChapters, unreadMessages }) => {
       const held = authenticated && rank(level) >= 0 ? (level as Level) : null;
       // A sign-in this browser held is over: nothing of its member stays.
       if (asked && !held) forgetMember();
@@ -219,6 +219,8 @@ export function startPage(): void {
       else root.removeAttribute("data-auth");
       // The chapters holding the member's notes, for the personal script (src/scripts/personal.ts).
       root.dataset.notes = `${noteChapters}`;
+      // The operator's replies not yet read (issue 43): the header's mark, and the profile's.
+      for (const mark of document.querySelectorAll("[data-unread]")) mark.textContent = unreadMessages ? `${unreadMessages}` : "";
       return held;
     })
     // Offline or server trouble: the stored state stands (the server guards every request

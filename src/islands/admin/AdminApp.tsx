@@ -19,6 +19,8 @@ import SignIn from "./SignIn.tsx";
 import SubmissionsTab from "./SubmissionsTab.tsx";
 import { TabPanel, Tabs } from "./Tabs.tsx";
 import WebhooksTab from "./WebhooksTab.tsx";
+import MessagesTab from "./MessagesTab.tsx";
+import { apiRequest } from "../../lib/api-client.ts";
 import Skeleton from "./Skeleton.tsx";
 import { secondary } from "./ui.ts";
 
@@ -45,7 +47,7 @@ export default function AdminApp() {
   return <Panel email={session.email} />;
 }
 
-type Tab = "chapters" | "submissions" | "codes" | "readers" | "webhooks";
+type Tab = "chapters" | "submissions" | "messages" | "codes" | "readers" | "webhooks";
 
 /** A lead webhook's link to one submission: /admin?submission={id}. */
 function linkedSubmission(): string | null {
@@ -61,11 +63,17 @@ function Panel({ email }: { email: string }) {
   const announcement = useStore($announcement);
   const [ready, setReady] = useState(false);
   const [tab, setTab] = useState<Tab>(() => (linkedSubmission() ? "submissions" : "chapters"));
+  // Conversations waiting for an answer (issue 43): the Messages tab's label; null when it could not be had.
+  const [waiting, setWaiting] = useState<number | null>(null);
 
   useEffect(() => {
     $onlySubmission.set(linkedSubmission());
+    const counted = apiRequest<{ waiting: number }>("GET", "/api/admin/conversations?only=waiting").then(
+      (answer) => setWaiting(answer.waiting),
+      () => setWaiting(null),
+    );
     // (The publish status too: a line appearing after the panel would move the tabs under a pointer.)
-    void Promise.all([loadChapters(), loadDeleted(), loadSubmissions(), refreshPublish()]).then(() => setReady(true));
+    void Promise.all([loadChapters(), loadDeleted(), loadSubmissions(), refreshPublish(), counted]).then(() => setReady(true));
   }, []);
 
   if (!ready) return <Loading />;
@@ -93,6 +101,7 @@ function Panel({ email }: { email: string }) {
             // A list that failed to load has no count: "(0)" would read as empty (issue 22).
             { id: "chapters", label: chaptersError ? "Chapters" : `Chapters (${chapters.length})` },
             { id: "submissions", label: submissionsError ? "Assessment Submissions" : `Assessment Submissions (${submissionsTotal})` },
+            { id: "messages", label: waiting === null ? "Messages" : `Messages (${waiting})` },
             { id: "codes", label: "Access Codes" },
             { id: "readers", label: "Readers" },
             { id: "webhooks", label: "Webhooks" },
@@ -106,6 +115,7 @@ function Panel({ email }: { email: string }) {
               <ChaptersTab />
             ))}
           {tab === "submissions" && <SubmissionsTab />}
+          {tab === "messages" && <MessagesTab onWaiting={setWaiting} />}
           {tab === "codes" && <AccessCodesTab />}
           {tab === "readers" && <ReadersTab />}
           {tab === "webhooks" && <WebhooksTab />}

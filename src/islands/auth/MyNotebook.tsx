@@ -22,6 +22,7 @@ import {
   type Unopened,
 } from "../../lib/notebook/client.ts";
 import { downloadFile, NO_LONGER_OPEN, notebookJson, notebookMarkdown, type OpenedNote } from "../../lib/notebook/export.ts";
+import { myTakenMessages } from "../../lib/messages/member-line.ts";
 import { destructive, field, ModalDialog, quiet, RecoveryKey, RenewForm, RestartForm, SetupForm, UnlockForm } from "../notebook/forms.tsx";
 
 const dateOf = (iso: string) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso));
@@ -62,6 +63,13 @@ export default function MyNotebook({ className }: { className: string }) {
   useEffect(() => {
     void load();
   }, []);
+
+  /** The notebook as Markdown, with the direct line's messages (issue 43) when this device can open them. */
+  async function downloadMarkdown(info: NotebookInfo, notes: OpenedNote[]) {
+    const key = await deviceKey(info);
+    const messages = key ? await myTakenMessages(key, info.id).catch(() => []) : [];
+    downloadFile("my-notebook.md", notebookMarkdown(notes, new Date(), messages), "text/markdown");
+  }
 
   /** A recovery key was shown and the member showed they kept it: recorded (or offered again next time), and the notebook shown. */
   async function kept(info: NotebookInfo, key: CryptoKey) {
@@ -148,7 +156,7 @@ export default function MyNotebook({ className }: { className: string }) {
               Search my notes
               <input className={field} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
             </label>
-            <button type="button" className={quiet} onClick={() => downloadFile("my-notebook.md", notebookMarkdown(state.notes, new Date()), "text/markdown")}>
+            <button type="button" className={quiet} onClick={() => void downloadMarkdown(state.info, state.notes)}>
               Download as Markdown
             </button>
             <button type="button" className={quiet} onClick={() => downloadFile("my-notebook.json", notebookJson(state.notes, new Date()), "application/json")}>

@@ -7,14 +7,15 @@
 import { useState, type SubmitEvent } from "react";
 import { errorMessage } from "../../lib/api-client.ts";
 import { unlockWithPassphrase, WrongSecretError } from "../../lib/notebook/crypto.ts";
-import { notebookApi, openAll, openWithRecoveryKey, type NotebookInfo, type PlacedNote } from "../../lib/notebook/client.ts";
+import { notebookApi, openAll, openWithRecoveryKey } from "../../lib/notebook/client.ts";
 import { downloadFile, notebookMarkdown } from "../../lib/notebook/export.ts";
+import { takenMessages } from "../../lib/messages/member-line.ts";
 import { field, primary } from "../notebook/forms.tsx";
 
 export default function NotebookDownload() {
   const [login, setLogin] = useState("");
   const [password, setPassword] = useState("");
-  const [sealed, setSealed] = useState<{ notebook: NotebookInfo; notes: PlacedNote[] } | null>(null);
+  const [sealed, setSealed] = useState<Awaited<ReturnType<typeof notebookApi.export>> | null>(null);
   const [secret, setSecret] = useState("");
   const [recovering, setRecovering] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -43,7 +44,8 @@ export default function NotebookDownload() {
     try {
       const key = recovering ? await openWithRecoveryKey(sealed.notebook, secret) : await unlockWithPassphrase(sealed.notebook, secret);
       const { opened, unopened } = await openAll(key, sealed.notebook.id, sealed.notes, false);
-      downloadFile("my-notebook.md", notebookMarkdown(opened, new Date()), "text/markdown");
+      const messages = await takenMessages(key, sealed.notebook.id, sealed.conversation).catch(() => []);
+      downloadFile("my-notebook.md", notebookMarkdown(opened, new Date(), messages), "text/markdown");
       setDone(`Downloaded: ${opened.length} ${opened.length === 1 ? "note" : "notes"}${unopened.length > 0 ? ` (${unopened.length} could not be opened)` : ""}.`);
     } catch (error) {
       setProblem(error instanceof WrongSecretError ? `That ${recovering ? "recovery key" : "passphrase"} does not open this notebook.` : errorMessage(error));

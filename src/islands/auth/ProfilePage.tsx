@@ -10,6 +10,7 @@ import { apiRequest } from "../../lib/api-client.ts";
 import { $auth, logout, restoreAuth } from "../../stores/auth.ts";
 import ContinueReading from "./ContinueReading.tsx";
 import MyNotebook from "./MyNotebook.tsx";
+import ProfileMessages from "../messages/ProfileMessages.tsx";
 import { averageLine, sessionsFigure, streakFigure, streakNote, type ReadingStats } from "../../lib/reading-figures.ts";
 
 const UNAVAILABLE = "Not available just now";
@@ -73,6 +74,8 @@ export default function ProfilePage() {
       <ContinueReading level={level} className={`${card} mt-8`} />
 
       <MyNotebook className={`${card} mt-6`} />
+
+      <ProfileMessages className={`${card} mt-6`} />
 
       <div className="mt-8 grid gap-6 sm:grid-cols-2">
         <section className={card} aria-labelledby="streak-title" aria-busy={stats === null}>

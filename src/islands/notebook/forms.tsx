@@ -83,7 +83,7 @@ export function ModalDialog({ title, onClose, children, role }: { title: string;
 }
 
 /** Why a form cannot go on, said where a screen reader hears it at once; nothing without one. */
-function Problem({ text }: { text: string | null }) {
+export function Problem({ text }: { text: string | null }) {
   return (
     text && (
       <p role="alert" className="text-sm text-red-700 dark:text-red-400">
@@ -94,10 +94,10 @@ function Problem({ text }: { text: string | null }) {
 }
 
 /** The notebook's passphrase, typed to open it. */
-function CurrentPassphrase({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+export function CurrentPassphrase({ value, onChange, label = "Notebook passphrase" }: { value: string; onChange: (value: string) => void; label?: string }) {
   return (
     <label className="block text-sm font-medium">
-      Notebook passphrase
+      {label}
       <input className={field} type="password" autoComplete="current-password" value={value} onChange={(e) => onChange(e.target.value)} data-autofocus />
     </label>
   );
@@ -120,7 +120,7 @@ function useStrength(passphrase: string): PassphraseStrength | null {
 }
 
 /** A new passphrase, typed twice, with its strength shown as it is typed (the rule's own figure). */
-function NewPassphrase({ label, value, onChange, again, onAgain }: { label: string; value: string; onChange: (v: string) => void; again: string; onAgain: (v: string) => void }) {
+export function NewPassphrase({ label, value, onChange, again, onAgain }: { label: string; value: string; onChange: (v: string) => void; again: string; onAgain: (v: string) => void }) {
   const strength = useStrength(value);
   const score = strength?.score ?? 0;
   return (
@@ -152,7 +152,7 @@ function NewPassphrase({ label, value, onChange, again, onAgain }: { label: stri
 }
 
 /** Why a new passphrase cannot be taken, or null: the estimator's figure (the meter's), the code's own secrets, the second typing. */
-async function passphraseProblem(passphrase: string, again: string): Promise<string | null> {
+export async function passphraseProblem(passphrase: string, again: string): Promise<string | null> {
   const score = await loadEstimator();
   if (!strengthOf(score(passphrase)).ok) return WEAK_PASSPHRASE;
   if (await isCodeSecret(passphrase)) return CODE_SECRET_PASSPHRASE;
@@ -196,7 +196,7 @@ export function SetupForm({ onStarted }: { onStarted: (started: { info: Notebook
  * group (a wrong one is said so). Its eight groups break only between groups: two lines of four
  * on a phone.
  */
-export function RecoveryKey({ recoveryKey, onKept }: { recoveryKey: string; onKept: () => void }) {
+export function RecoveryKey({ recoveryKey, onKept, of = "your notebook" }: { recoveryKey: string; onKept: () => void; of?: string }) {
   const [copied, setCopied] = useState(false);
   const [check, setCheck] = useState("");
   const [wrong, setWrong] = useState(false);
@@ -211,7 +211,7 @@ export function RecoveryKey({ recoveryKey, onKept }: { recoveryKey: string; onKe
   return (
     <div className="space-y-4">
       <p className={muted}>
-        If you ever forget your passphrase, this key is the only other way into your notebook. It is shown only now: copy it or download it,
+        If you ever forget your passphrase, this key is the only other way into {of}. It is shown only now: copy it or download it,
         and keep it somewhere safe, away from this device.
       </p>
       <p className="rounded-md border border-[var(--color-accent)] bg-[var(--color-page)] p-4 text-center font-mono text-lg tracking-wider" data-testid="recovery-key">

@@ -26,6 +26,7 @@ import {
 import { forgetOtherKeys, keepKey, keptKey } from "./device-keys.ts";
 import type { NotePlace, OpenedNote } from "./export.ts";
 import { isRollback, rememberVersion, seenVersion } from "./versions.ts";
+import type { StoredMessage } from "../messages/line.ts";
 
 /** A notebook as the server answers it: its wrapped keys, id, version, how many notes, and whether its recovery key was shown kept. */
 export interface NotebookInfo extends WrappedKeys {
@@ -62,7 +63,13 @@ export const notebookApi = {
   /** Erases a note's words; answers it as kept now (its next version, no ciphertext). */
   remove: async (notebook: string, subsectionId: number, version: number) =>
     (await apiRequest<{ note: StoredNote }>("DELETE", `/api/notebook/notes/${subsectionId}?version=${version}&notebook=${notebook}`)).note,
-  export: (login: string, password: string) => apiRequest<{ notebook: NotebookInfo; notes: PlacedNote[] }>("POST", "/api/notebook/export", { login, password }),
+  /** The notebook of an access code (also one that has ended), and its direct line's conversation (issue 43), sealed. */
+  export: (login: string, password: string) =>
+    apiRequest<{ notebook: NotebookInfo; notes: PlacedNote[]; conversation: { id: string; keys: { privateKey: string | null } | null; messages: StoredMessage[] } | null }>(
+      "POST",
+      "/api/notebook/export",
+      { login, password },
+    ),
 };
 
 /** Whether a failed call says the session has ended (signed out, expired, ended elsewhere). */

@@ -17,18 +17,22 @@ const STORE = "keys";
 /** The localStorage entries that belong to the member signed in (beside the key database). */
 export const MEMBER_STORAGE_KEYS = [NOTEBOOK_PENDING_KEY, NOTEBOOK_SEEN_KEY, NOTEBOOK_REFUSED_KEY] as const;
 
-function open(): Promise<IDBDatabase> {
+function open(database: string): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(NOTEBOOK_KEYS_DATABASE, 1);
+    const request = indexedDB.open(database, 1);
     request.onupgradeneeded = () => request.result.createObjectStore(STORE);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error("IndexedDB is unavailable."));
   });
 }
 
-/** Runs `work` in one transaction; resolves once it has completed (a write is then durable: a reload right after keeps it). */
-async function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await open();
+/**
+ * Runs `work` in one transaction of `database`'s key store; resolves once it has completed (a
+ * write is then durable: a reload right after keeps it). The notebook's keys by default; the
+ * operator's messaging key has a database of its own (src/lib/messages/operator-line.ts).
+ */
+export async function run<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>, database = NOTEBOOK_KEYS_DATABASE): Promise<T> {
+  const db = await open(database);
   try {
     return await new Promise<T>((resolve, reject) => {
       const transaction = db.transaction(STORE, mode);
@@ -69,11 +73,11 @@ export async function forgetOtherKeys(keep?: string): Promise<void> {
   }
 }
 
-/** Forgets every notebook key on this device. */
-export function forgetKeys(): Promise<void> {
+/** Forgets every notebook key on this device (or every key of `database`). */
+export function forgetKeys(database = NOTEBOOK_KEYS_DATABASE): Promise<void> {
   return new Promise((resolve) => {
     try {
-      const request = indexedDB.deleteDatabase(NOTEBOOK_KEYS_DATABASE);
+      const request = indexedDB.deleteDatabase(database);
       request.onsuccess = request.onerror = request.onblocked = () => resolve();
     } catch {
       resolve();

@@ -72,4 +72,14 @@ describe("a notebook taken away", () => {
   it("says so when empty", () => {
     expect(notebookMarkdown([], at)).toBe("# My notebook\n\nDownloaded on 2026-11-27: 0 notes.\n");
   });
+
+  it("adds the direct line's messages as a Messages section, oldest first, saying which could not be opened", () => {
+    const text = notebookMarkdown([], at, [
+      { sender: "member", createdAt: "2026-11-20T08:30:00.000Z", text: "What do I do at breakfast?" },
+      { sender: "operator", createdAt: "2026-11-20T09:00:00.000Z", text: "Write its first sentence down.", task: true },
+      { sender: "operator", createdAt: "2026-11-21T09:00:00.000Z", text: null },
+    ]);
+    expect(text).toContain("## Messages\n\n### You, 2026-11-20 08:30 UTC\n\nWhat do I do at breakfast?\n\n### The operator (a task), 2026-11-20 09:00 UTC\n\nWrite its first sentence down.");
+    expect(text).toContain("_This message could not be opened._");
+  });
 });

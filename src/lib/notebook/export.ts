@@ -30,8 +30,28 @@ const day = (iso: string) => iso.slice(0, 10);
 /** The words shown for a note from a passage the member may no longer read. */
 export const NO_LONGER_OPEN = "from a passage no longer open to you";
 
-/** The notebook as Markdown, written `at`. */
-export function notebookMarkdown(notes: readonly OpenedNote[], at: Date): string {
+/** A message of the member's direct line (issue 43), opened, as the download writes it. */
+export interface TakenMessage {
+  sender: "member" | "operator";
+  createdAt: string;
+  /** Null: it could not be opened. */
+  text: string | null;
+  task?: boolean;
+}
+
+/** The direct line as a Markdown section ("Messages"), oldest first. */
+function messagesMarkdown(messages: readonly TakenMessage[]): string[] {
+  if (messages.length === 0) return [];
+  const lines = ["## Messages", ""];
+  for (const message of messages) {
+    lines.push(`### ${message.sender === "member" ? "You" : "The operator"}${message.task ? " (a task)" : ""}, ${message.createdAt.slice(0, 16).replace("T", " ")} UTC`, "");
+    lines.push(message.text === null ? "_This message could not be opened._" : message.text.trim(), "");
+  }
+  return lines;
+}
+
+/** The notebook as Markdown, written `at`; with the direct line's messages when given. */
+export function notebookMarkdown(notes: readonly OpenedNote[], at: Date, messages: readonly TakenMessage[] = []): string {
   const lines = ["# My notebook", "", `Downloaded on ${day(at.toISOString())}: ${notes.length} ${notes.length === 1 ? "note" : "notes"}.`, ""];
   let chapter: string | null = null;
   const placed = notes.filter((n) => n.place);
@@ -50,6 +70,7 @@ export function notebookMarkdown(notes: readonly OpenedNote[], at: Date): string
       lines.push(`### ${note.title} (${note.chapterTitle})`, "", note.text.trim(), "", `_Last edited ${day(updatedAt)}_`, "");
     }
   }
+  lines.push(...messagesMarkdown(messages));
   return `${lines.join("\n").trimEnd()}\n`;
 }
 

@@ -7,6 +7,7 @@
  *   POST /api/messages/conversation          {id}: their conversation, made if it is not there yet
  *   PUT  /api/messages/read {through}        the operator's messages shown, through that sequence
  *   PUT  /api/messages/tasks/{sequence}/done a task marked done
+ *   GET  /api/messages/passage/{subsectionId} the passage as the member names it (a live one they may read; 404 otherwise)
  */
 import { z } from "../../lib/zod.ts";
 import { MESSAGE_MAX_CHARS } from "../../lib/messages/limits.ts";
@@ -20,6 +21,7 @@ import { webhooksInProduction } from "../leads/environment.ts";
 import { ensureConversation, keepMemberKeys, markRead, markTaskDone, memberConversation, sendMessage } from "../messages/direct-line.ts";
 import { deferAfterResponse } from "../runtime/request-scope.ts";
 import type { Database } from "../db/types.ts";
+import { passageOf } from "../notebook/notebook.ts";
 
 /** A base64 string of at most `max` characters. */
 export const base64 = (max: number) =>
@@ -119,5 +121,14 @@ export const memberTaskDone = route<[sequence: string]>({
     if (!/^[1-9]\d{0,9}$/.test(sequence)) throw notFound("There is no such task.");
     await markTaskDone(await database(), member.accessCodeId, Number(sequence));
     return json({ done: true });
+  },
+});
+
+export const memberPassage = route<[subsectionId: string]>({
+  GET: async (request, id) => {
+    const member = await requireMember(request);
+    const passage = /^[1-9]\d{0,9}$/.test(id) ? await passageOf(await database(), member, Number(id)) : null;
+    if (!passage) throw notFound("There is no such passage open to you.");
+    return json({ passage });
   },
 });

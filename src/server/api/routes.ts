@@ -19,7 +19,7 @@ import { servePhoto } from "./photos.ts";
 import { heartbeat, place, profileStats } from "./reading.ts";
 import { notebook, notebookExportRoute, notebookNote, notebookNotes, notebookRecovery } from "./notebook.ts";
 import { search } from "./search.ts";
-import { memberConversationStart, memberMessageKeys, memberMessages, memberMessagesRead, memberTaskDone } from "./messages.ts";
+import { memberConversationStart, memberMessageKeys, memberMessages, memberMessagesRead, memberPassage, memberTaskDone } from "./messages.ts";
 import {
   adminConversationMessages,
   adminConversationNoReply,
@@ -81,6 +81,7 @@ export const API_ROUTES: ReadonlyArray<readonly [pattern: string, handler: Handl
   ["/api/messages/conversation", (request) => memberConversationStart(request)],
   ["/api/messages/read", (request) => memberMessagesRead(request)],
   ["/api/messages/tasks/:sequence/done", (request, p) => memberTaskDone(request, p.sequence!)],
+  ["/api/messages/passage/:subsectionId", (request, p) => memberPassage(request, p.subsectionId!)],
   ["/uploads/:name", (request, p) => servePhoto(request, p.name!)],
   // The scan
   ["/api/assessment/session", (request) => startScan(request)],

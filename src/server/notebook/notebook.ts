@@ -250,6 +250,34 @@ export async function allNotes(db: Database, member: { accessCodeId: number; lev
   }));
 }
 
+/**
+ * A passage as a member names it (issue 43: "Ask about this passage"): its level, chapter (title,
+ * place in its level) and subsection (title, number), when it is live and open to them; null otherwise.
+ */
+export async function passageOf(db: Database, member: { level: Level }, subsectionId: number): Promise<NotePlace | null> {
+  const result = (await db.execute(sql`
+    SELECT c.slug AS chapter_slug, c.title AS chapter_title, coalesce(c.level, 'Operator') AS level, s.slug AS section_slug, s.title AS section_title,
+      (SELECT count(*) FROM ${subsections} n2 WHERE n2.chapter_id = c.id AND ${live("n2")} AND (n2."order", n2.id) <= (s."order", s.id))::integer AS section_number,
+      (SELECT count(*) FROM ${chapters} c2 WHERE ${live("c2")} AND coalesce(c2.level, 'Operator') = coalesce(c.level, 'Operator')
+        AND (c2."order", c2.id) <= (c."order", c.id))::integer AS chapter_number
+    FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
+    WHERE s.id = ${subsectionId} AND ${live("s")} AND ${live("c")} AND ${levelRank("c")} <= ${rank(member.level)}`)) as unknown as {
+    rows: Array<{ chapter_slug: string; chapter_title: string; level: Level; section_slug: string; section_title: string; section_number: number; chapter_number: number }>;
+  };
+  const row = result.rows[0];
+  return row
+    ? {
+        chapterSlug: row.chapter_slug,
+        chapterTitle: row.chapter_title,
+        level: row.level,
+        chapterNumber: Number(row.chapter_number),
+        sectionSlug: row.section_slug,
+        sectionTitle: row.section_title,
+        sectionNumber: Number(row.section_number),
+      }
+    : null;
+}
+
 /** The live chapters (slugs) in which the member has notes they may read: what the session answer names. */
 export async function noteChapters(db: Database, member: { accessCodeId: number; level: Level }): Promise<string[]> {
   const result = (await db.execute(sql`

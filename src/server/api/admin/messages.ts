@@ -5,7 +5,7 @@
  *   PUT  /api/admin/messaging-key {version, wrapped?, recoveryKept}                         wrapped anew, or its recovery key kept
  *   GET  /api/admin/messaging-settings                    {architectHours, mastermindHours}
  *   PUT  /api/admin/messaging-settings {architectHours, mastermindHours}
- *   GET  /api/admin/conversations                         {conversations, waiting}: sorted by when an answer is due
+ *   GET  /api/admin/conversations[?only=waiting]          {conversations, waiting}: sorted by when an answer is due (or the count alone)
  *   POST /api/admin/conversations {login}                 {id}: a conversation with that code, to write first
  *   GET  /api/admin/conversations/{id}                    the conversation and its messages (sealed)
  *   DELETE /api/admin/conversations/{id}                  gone, with its messages
@@ -85,6 +85,8 @@ export const adminConversations = route({
   GET: async (request) => {
     await requireAdmin(request);
     const db = await database();
+    // (The tab's label needs the count alone: ?only=waiting.)
+    if (new URL(request.url).searchParams.get("only") === "waiting") return json({ waiting: await waitingCount(db) });
     const [conversations, waiting] = await Promise.all([inbox(db), waitingCount(db)]);
     return json({ conversations, waiting });
   },
