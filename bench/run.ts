@@ -16,6 +16,8 @@
  *   - the Readers tab with 500 members reading daily for a year, on PostgreSQL (bench/lib/readers-scale.ts)
  *   - the notebook: 500 codes x 200 notes on PostgreSQL, a chapter's notes EXPLAINed, /profile with
  *     200 notes decrypted and listed in Chromium (bench/lib/notebook.ts)
+ *   - the direct line: the inbox of 500 conversations x 50 messages and a conversation of 500
+ *     messages, read and decrypted (bench/lib/messages.ts)
  * PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL (a scratch database is made and dropped).
  * BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 20) set the load.
  */
@@ -40,6 +42,7 @@ import { readNetlifyConfig } from "../src/server/host/netlify-config.ts";
 import { lighthouseRun } from "./lib/lighthouse.ts";
 import { pageJs } from "./lib/page-js.ts";
 import { notebookLine, notebookScale } from "./lib/notebook.ts";
+import { messagesLine, messagesScale } from "./lib/messages.ts";
 import { readersLine, readersScale } from "./lib/readers-scale.ts";
 import { starlightSite } from "./lib/starlight.ts";
 import { compare, CONNECTIONS, DURATION_S, pairedRatio, type LoadCase } from "./lib/load.ts";
@@ -307,6 +310,11 @@ try {
   } catch (error) {
     log(`Notebook figures skipped: ${(error as Error).message}`);
   }
+  try {
+    results.messages = await messagesScale(pgUrl, log);
+  } catch (error) {
+    log(`Direct line figures skipped: ${(error as Error).message}`);
+  }
   results.load = loads;
   console.table(loads);
   results.lockedToStatic = lockedToStatic;
@@ -321,6 +329,7 @@ try {
   log(`Cold start (migrate, seed, build, listen): ${embedded.startSeconds} s`);
   if (results.readersTab) log(readersLine(results.readersTab as Record<string, number>));
   if (results.notebook) log(notebookLine(results.notebook as Record<string, number>));
+  if (results.messages) log(messagesLine(results.messages as Record<string, number>));
   const relevance = relevanceScore();
   results.searchRelevance = relevance;
   log(`Search relevance (issue 22: 9): ${relevance.first} of ${relevance.of} queries find their passage first${relevance.missed.length ? `; missed: ${relevance.missed.join(", ")}` : ""}`);

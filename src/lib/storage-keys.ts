@@ -62,6 +62,8 @@ export const NOTEBOOK_SEEN_KEY = "notebook-seen";
  * both; issue 42: 7). Gone with the session.
  */
 export const NOTEBOOK_REFUSED_KEY = "notebook-refused";
+/** IndexedDB: the database holding the operator's messaging key opened on this device (issue 43; gone when the admin signs out). */
+export const OPERATOR_KEYS_DATABASE = "operator-keys";
 /** IndexedDB: the database holding the notebook key opened on this device (src/lib/notebook/device-keys.ts). */
 export const NOTEBOOK_KEYS_DATABASE = "notebook-keys";
 /** sessionStorage: a notice left for the next page (src/lib/notify.ts). */

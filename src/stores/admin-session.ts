@@ -6,6 +6,11 @@
 import { atom } from "nanostores";
 import { apiRequest, errorMessage } from "../lib/api-client.ts";
 import { dismiss, notify } from "../lib/notify.ts";
+import { forgetKeys } from "../lib/notebook/device-keys.ts";
+import { OPERATOR_KEYS_DATABASE } from "../lib/storage-keys.ts";
+
+/** The messaging key opened on this device (issue 43) leaves with the admin's session. */
+const forgetOperatorKey = () => forgetKeys(OPERATOR_KEYS_DATABASE);
 
 export type AdminSessionState =
   | { status: "loading" }
@@ -63,6 +68,8 @@ export async function setUpFirstAdmin(token: string, email: string, password: st
 export async function signOut(): Promise<void> {
   try {
     await apiRequest("POST", "/api/admin/logout");
+    // The messaging key opened on this device leaves with the admin (issue 43).
+    await forgetOperatorKey();
     $adminSession.set({ status: "signed-out", setupRequired: false });
     notify({ title: "System Exit", description: "You have been logged out" });
   } catch {
@@ -72,6 +79,7 @@ export async function signOut(): Promise<void> {
 
 /** Called when an admin call answers 401: the session ended, so show the sign-in form again. */
 export function sessionEnded(): void {
+  void forgetOperatorKey();
   $adminSession.set({ status: "signed-out", setupRequired: false });
   notify({ title: "Session ended", description: "Sign in again to continue.", variant: "destructive" });
 }

@@ -208,7 +208,7 @@ test.describe("390x844 phone", () => {
     }
   });
 
-  test("the admin panel fits: level tabs in one row, section tabs in two with each label on one line, card actions inside the card, nothing scrolls sideways", async ({ page }) => {
+  test("the admin panel fits: level tabs in one row, section tabs in three with each label on one line, card actions inside the card, nothing scrolls sideways", async ({ page }) => {
     await adminLogin(page);
     const chapter = await createChapter(page, { title: `Layout phone ${Date.now().toString(36)}` });
     await createSubsection(page, chapter.id, "A subsection with a title long enough to need the room", 0);
@@ -223,8 +223,8 @@ test.describe("390x844 phone", () => {
     for (const list of ["Admin sections", "Chapter levels"]) {
       const tabs = page.getByRole("tablist", { name: list }).getByRole("tab");
       const tops = await tabs.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)));
-      // The five sections' labels do not fit one row of 390 px whole: they wrap into rows rather than break (issue 34: 12).
-      expect(new Set(tops).size, `${list}: tabs on ${new Set(tops).size} rows`).toBe(list === "Admin sections" ? 2 : 1);
+      // The six sections' labels (Messages since issue 43) do not fit one row of 390 px whole: they wrap into rows, two or three to a row, rather than break (issue 34: 12).
+      expect(new Set(tops).size, `${list}: tabs on ${new Set(tops).size} rows`).toBe(list === "Admin sections" ? 3 : 1);
       const lines = await tabs.evaluateAll((els) =>
         els.map((el) => {
           const style = getComputedStyle(el);

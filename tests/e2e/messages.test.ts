@@ -9,7 +9,7 @@
 import { expect, test } from "./page-test.ts";
 import { seriousViolations } from "./axe.ts";
 import { member, messagesTab, sendFromMessages, setTheme } from "./messages-fixtures.ts";
-import { device, openNotebook, PASSPHRASE } from "./notebook-fixtures.ts";
+import { device, note, openNotebook, PASSPHRASE, write } from "./notebook-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
 
 test.describe.configure({ timeout: 180_000 });
@@ -52,6 +52,7 @@ for (const [width, theme] of [
     await expect(entry).toContainText("Architect");
     await expect(entry.getByTestId("standing")).toHaveText(/due in (24|23) h/);
     await expect(entry).toContainText("What does the second passage mean by a program?");
+    await expect(entry).toContainText("1 unread");
     expect(await seriousViolations(admin), "the inbox").toEqual([]);
     await entry.getByRole("button").click();
     const conversation = admin.getByRole("region", { name: "Conversation" });
@@ -92,6 +93,19 @@ for (const [width, theme] of [
     await conversation.getByRole("button", { name: "Back to the conversations" }).click();
     await expect(entry).toContainText("Tasks: 0 open, 1 done");
     await expect(entry).toContainText("Monday: I apologised before anyone spoke.");
+
+    // From a note: "Send to the operator…" shows exactly what will be sent, the note's text the member's choice.
+    await page.goto(`/${chapter.slug}`);
+    await note(page, 0).toggle.click();
+    await write(note(page, 0).box, note(page, 0).status, "My note: it said I was late before I had begun.");
+    await note(page, 0).details.getByRole("link", { name: /Send to the operator/ }).click();
+    await expect(page).toHaveURL(/\/messages\?note=\d+/);
+    await hydrated(page);
+    await page.getByLabel("Your message").fill("Here is what I wrote.");
+    await page.getByLabel("Send my note on this passage with it").check();
+    await expect(page.getByTestId("will-be-sent")).toHaveText("Here is what I wrote.\n\nMy note:\nMy note: it said I was late before I had begun.");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByRole("list", { name: "Messages" }).getByRole("listitem").last()).toContainText("it said I was late before I had begun");
     await admin.context().close();
     await context.close();
   });

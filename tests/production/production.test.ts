@@ -13,7 +13,8 @@ import path from "node:path";
 import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNotebook as makeKeys, openNote, sealNote } from "../../src/lib/notebook/crypto.ts";
+import { createNotebook as makeKeys, lockAway, openNote, sealNote } from "../../src/lib/notebook/crypto.ts";
+import { conversationKey, MESSAGING_VAULT, newKeyPair, openMessage, sealMemberKey, sealMessage, sealPin } from "../../src/lib/messages/crypto.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
 import { isNull } from "../../src/server/db/orm.ts";
 import { cachePurges, leadWebhooks, publishState, webhookDeliveries } from "../../src/server/db/schema.ts";
@@ -450,6 +451,35 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         const read = (await (await site.fetch(`/api/notebook/notes?chapter=${chapter.slug}`, { headers })).json()) as { notes: Array<{ subsectionId: number; version: number; iv: string; ciphertext: string }> };
         expect(read.notes.map((n) => [n.subsectionId, n.version])).toEqual([[part.id, 2]]);
         expect((await openNote(key, { notebook, subsectionId: part.id, version: 2 }, read.notes[0]!)).text).toMatch(/^device \d$/);
+        expect(site.logs()).not.toMatch(/device \d/);
+      });
+
+      it("carries the direct line sealed: the operator's key made, a member's messages sent at once from several instances (one kept per sequence), the inbox listing them", async () => {
+        const admin = (await adminLogin(site.fetch, database.db)).cookie;
+        const operator = await newKeyPair();
+        const { wrapped: vault } = await lockAway(MESSAGING_VAULT, operator.privateKey, "the production check's operator passphrase");
+        const made = await site.fetch("/api/admin/messaging-key", asAdmin(admin, "POST", { publicKey: operator.publicKey, ...vault }));
+        expect([201, 409], site.logs()).toContain(made.status);
+        const operatorKey = ((await (await site.fetch("/api/admin/messaging-key", asAdmin(admin))).json()) as { key: { publicKey: string } }).key.publicKey;
+        const { cookie } = await loginAs(site.fetch, database.db, "Mastermind");
+        const headers = { cookie, origin: SITE_URL };
+        const { key, wrapped } = await makeKeys("a passphrase of the production check");
+        const notebook = ((await (await site.fetch("/api/notebook", jsonPost(wrapped, headers))).json()) as { notebook: { id: string } }).notebook.id;
+        const member = await newKeyPair();
+        const put = (path: string, body: unknown) => site.fetch(path, { method: "PUT", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+        expect((await put("/api/messages/keys", { notebook, publicKey: member.publicKey, privateKey: await sealMemberKey(key, notebook, member.privateKey), pin: await sealPin(key, notebook, operatorKey) })).status, site.logs()).toBe(200);
+        const conversation = ((await (await site.fetch("/api/messages/conversation", { method: "POST", headers })).json()) as { id: string }).id;
+        const line = await conversationKey(member.privateKey, operatorKey, { conversation, memberKey: member.publicKey, operatorKey });
+        const send = async (sequence: number, text: string) =>
+          site.fetch("/api/messages", jsonPost({ sequence, memberKey: member.publicKey, operatorKey, ...(await sealMessage(line, { conversation, sender: "member", sequence }, { text })) }, headers));
+        const racing = await Promise.all(Array.from({ length: 4 }, (_, i) => send(1, `device ${i}`)));
+        expect(racing.map((answer) => answer.status).sort(), site.logs()).toEqual([201, 409, 409, 409]);
+        expect(site.instances("api")).toBeGreaterThanOrEqual(2);
+        const inbox = (await (await site.fetch("/api/admin/conversations", asAdmin(admin))).json()) as { conversations: Array<{ id: string; tier: string; dueAt: string | null; last: { iv: string; ciphertext: string } }> };
+        const entry = inbox.conversations.find((c) => c.id === conversation)!;
+        expect(entry).toMatchObject({ tier: "Mastermind" });
+        expect(entry.dueAt).not.toBeNull();
+        expect((await openMessage(line, { conversation, sender: "member", sequence: 1 }, entry.last)).text).toMatch(/^device \d$/);
         expect(site.logs()).not.toMatch(/device \d/);
       });
 

@@ -1,6 +1,7 @@
 /**
  * The admin panel (SPEC.md section 2, issue 6): the sign-in (or first-admin setup) form, then
- * tabs Chapters and Assessment Submissions with their counts, Access Codes, Readers (issue 23),
+ * tabs Chapters and Assessment Submissions with their counts, Messages with the conversations
+ * waiting (issue 43), Access Codes, Readers (issue 23),
  * Webhooks, the publishing status and logout. One polite live region announces reorders.
  */
 import { useStore } from "@nanostores/react";

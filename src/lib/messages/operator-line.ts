@@ -6,12 +6,11 @@
  */
 import { apiRequest } from "../api-client.ts";
 import { lockAway, openVault, renewVaultRecovery, replaceVaultPassphrase, type WrappedKeys } from "../notebook/crypto.ts";
-import { forgetKeys, run } from "../notebook/device-keys.ts";
+import { run } from "../notebook/device-keys.ts";
+import { OPERATOR_KEYS_DATABASE } from "../storage-keys.ts";
 import { fingerprint, MESSAGING_VAULT, newKeyPair, type MessagePlain } from "./crypto.ts";
 import { ConversationKeys, type ConversationState, type OpenedMessage, type StoredMessage } from "./line.ts";
 
-/** The database the operator's opened key is kept in on a device (gone when the admin signs out). */
-export const OPERATOR_KEYS_DATABASE = "operator-keys";
 
 /** The operator's key as the server keeps it. */
 export interface OperatorKeyInfo extends WrappedKeys {
@@ -67,8 +66,6 @@ async function keepKey(publicKey: string, key: CryptoKey): Promise<void> {
   );
 }
 
-/** The admin signed out: the operator's key leaves this device. */
-export const forgetOperatorKey = () => forgetKeys(OPERATOR_KEYS_DATABASE);
 
 export type OperatorKeyState = { kind: "none" } | { kind: "locked"; info: OperatorKeyInfo } | { kind: "open"; info: OperatorKeyInfo; print: string };
 
