@@ -80,12 +80,17 @@ for (const [width, theme] of [
     await entry.getByRole("button").click();
     await conversation.getByLabel("Your reply").fill("Each evening this week, write down one reaction.");
     await conversation.getByLabel("Send as a task").check();
+    // About the passage the member asked about: its chapter, then its subsection.
+    const chapters = conversation.getByLabel("About a passage (optional): chapter");
+    await chapters.selectOption((await chapters.locator("option", { hasText: `Operator · ` }).filter({ hasText: chapter.title }).first().getAttribute("value"))!);
+    await conversation.getByLabel("Subsection").selectOption({ label: `02 ${title}` });
     await conversation.getByRole("button", { name: "Send", exact: true }).click();
     await expect(conversation.getByRole("list", { name: "Messages" }).getByRole("listitem").last()).toContainText("Task");
     await page.goto("/profile");
     await hydrated(page);
     const tasks = page.getByRole("list", { name: "Your tasks" });
     await expect(tasks).toContainText("Each evening this week, write down one reaction.");
+    await expect(tasks.getByRole("link", { name: new RegExp(`02 ${title}$`) })).toHaveAttribute("href", new RegExp(`^/${chapter.slug}#`));
     expect(await seriousViolations(page), "/profile's tasks").toEqual([]);
     await tasks.getByLabel("Your answer (optional)").fill("Monday: I apologised before anyone spoke.");
     await tasks.getByRole("button", { name: "Mark done" }).click();

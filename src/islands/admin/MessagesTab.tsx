@@ -10,6 +10,11 @@ import { useEffect, useRef, useState, type SubmitEvent } from "react";
 import { apiRequest, errorMessage } from "../../lib/api-client.ts";
 import { WrongSecretError } from "../../lib/notebook/crypto.ts";
 import { dueWords, type OpenedMessage } from "../../lib/messages/line.ts";
+import type { PassageRef } from "../../lib/messages/crypto.ts";
+import { levelOf, LEVELS } from "../../lib/levels.ts";
+import { useStore } from "@nanostores/react";
+import { $chapters } from "../../stores/admin-content.ts";
+import type { AdminSubsection } from "../../stores/admin-api.ts";
 import { OperatorLine, type InboxEntry, type OpenConversation, type OperatorKeyState } from "../../lib/messages/operator-line.ts";
 import { notify } from "../../lib/notify.ts";
 import { CurrentPassphrase, ModalDialog, NewPassphrase, passphraseProblem, Problem, RecoveryKey } from "../notebook/forms.tsx";
@@ -381,6 +386,7 @@ function Conversation({ line, id, onBack }: { line: OperatorLine; id: string; on
   const [text, setText] = useState("");
   const [asTask, setAsTask] = useState(false);
   const [due, setDue] = useState("");
+  const [passage, setPassage] = useState<PassageRef | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
 
@@ -401,10 +407,11 @@ function Conversation({ line, id, onBack }: { line: OperatorLine; id: string; on
     if (!open || !text.trim()) return;
     setBusy(true);
     try {
-      await line.reply(open, { text: text.trim() }, asTask ? { due: due ? new Date(`${due}T23:59:59`).toISOString() : null } : undefined);
+      await line.reply(open, passage ? { text: text.trim(), passage } : { text: text.trim() }, asTask ? { due: due ? new Date(`${due}T23:59:59`).toISOString() : null } : undefined);
       setText("");
       setAsTask(false);
       setDue("");
+      setPassage(null);
       await load();
     } catch (error) {
       notify({ title: "Not sent", description: errorMessage(error), variant: "destructive" });
@@ -466,6 +473,7 @@ function Conversation({ line, id, onBack }: { line: OperatorLine; id: string; on
                 </label>
               )}
             </div>
+            <PassagePicker tier={open.conversation.tier} passage={passage} onChange={setPassage} />
             <div className="flex flex-wrap gap-3">
               <button type="submit" className={primary} disabled={busy || !text.trim() || !open.memberKey}>
                 {busy ? "Sending..." : "Send"}
@@ -499,5 +507,84 @@ function Conversation({ line, id, onBack }: { line: OperatorLine; id: string; on
       )}
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
     </section>
+  );
+}
+
+/**
+ * A passage a reply or a task is about (optional): a live chapter of a level the member may read,
+ * then one of its subsections, named as readers see them (the chapter's place in its level, the
+ * subsection's number).
+ */
+function PassagePicker({ tier, passage, onChange }: { tier: string; passage: PassageRef | null; onChange: (passage: PassageRef | null) => void }) {
+  const chapters = useStore($chapters);
+  const [chapterId, setChapterId] = useState<number | null>(null);
+  const [parts, setParts] = useState<AdminSubsection[]>([]);
+  const rank = LEVELS.indexOf(levelOf(tier));
+  const live = chapters
+    .filter((c) => c.status !== "draft" && LEVELS.indexOf(levelOf(c.level)) <= rank)
+    .sort((a, b) => LEVELS.indexOf(levelOf(a.level)) - LEVELS.indexOf(levelOf(b.level)) || a.order - b.order || a.id - b.id);
+  const chapter = live.find((c) => c.id === chapterId);
+  const numberOf = (c: (typeof live)[number]) => live.filter((o) => levelOf(o.level) === levelOf(c.level)).indexOf(c) + 1;
+  useEffect(() => {
+    if (chapterId === null) return setParts([]);
+    void apiRequest<AdminSubsection[]>("GET", `/api/admin/chapters/${chapterId}/subsections`).then(
+      (found) => setParts(found.filter((part) => part.status !== "draft").sort((a, b) => a.order - b.order || a.id - b.id)),
+      () => setParts([]),
+    );
+  }, [chapterId]);
+  return (
+    <div className="flex flex-wrap items-end gap-4">
+      <label className={label}>
+        About a passage (optional): chapter
+        <select
+          className={input}
+          value={chapterId ?? ""}
+          onChange={(e) => {
+            setChapterId(e.target.value ? Number(e.target.value) : null);
+            onChange(null);
+          }}
+        >
+          <option value="">None</option>
+          {live.map((c) => (
+            <option key={c.id} value={c.id}>
+              {levelOf(c.level)} · {String(numberOf(c)).padStart(2, "0")} {c.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      {chapter && (
+        <label className={label}>
+          Subsection
+          <select
+            className={input}
+            value={passage?.sectionSlug ?? ""}
+            onChange={(e) => {
+              const index = parts.findIndex((part) => part.slug === e.target.value);
+              const part = parts[index];
+              onChange(
+                part
+                  ? {
+                      level: levelOf(chapter.level),
+                      chapterSlug: chapter.slug,
+                      chapterTitle: chapter.title,
+                      chapterNumber: numberOf(chapter),
+                      sectionSlug: part.slug,
+                      sectionTitle: part.title,
+                      sectionNumber: index + 1,
+                    }
+                  : null,
+              );
+            }}
+          >
+            <option value="">Choose one</option>
+            {parts.map((part, index) => (
+              <option key={part.id} value={part.slug}>
+                {String(index + 1).padStart(2, "0")} {part.title}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../lib/api-client.ts";
 import { MemberLine, type MemberLineState } from "../../lib/messages/member-line.ts";
 import { field, quiet } from "../notebook/forms.tsx";
+import { PassageName } from "./MessagesPage.tsx";
 
 const heading = "text-sm font-semibold tracking-wide text-[var(--color-muted)] uppercase";
 const muted = "text-sm text-[var(--color-muted)]";
@@ -57,6 +58,11 @@ export default function ProfileMessages({ className }: { className: string }) {
         <ul className="mt-2 space-y-3" aria-label="Your tasks">
           {tasks.map((task) => (
             <li key={task.sequence} className="rounded-md border border-[var(--color-line)] p-4">
+              {task.plain?.passage && (
+                <p className={`mb-1 text-xs ${muted}`}>
+                  About <PassageName passage={task.plain.passage} />
+                </p>
+              )}
               <p className="text-sm whitespace-pre-wrap">{task.plain ? task.plain.text : "This task could not be opened on this device."}</p>
               {task.taskDue && <p className={`mt-1 text-xs ${muted}`}>Due {new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(task.taskDue))}</p>}
               <label className="mt-3 block text-sm font-medium">
