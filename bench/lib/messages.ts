@@ -18,28 +18,11 @@ import { adminConversation, inbox } from "../../src/server/messages/direct-line.
 import { newKeyPair, sealMessage } from "../../src/lib/messages/crypto.ts";
 import { ConversationKeys } from "../../src/lib/messages/line.ts";
 import { createScratchDatabase } from "../../tests/support/databases.ts";
+import { medianMs, round } from "./timing.ts";
 
 const CONVERSATIONS = 500;
 const PER_CONVERSATION = 50;
 const LONG = 500;
-const RUNS = 7;
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
-const medianOf = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-async function medianMs(task: () => Promise<unknown>): Promise<number> {
-  await task();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return round(medianOf(times));
-}
 
 const words = (i: number) =>
   `Message ${i + 1}: this morning the voice started before the kettle boiled. I wrote its first sentence down, word for word, as you asked. ` +

@@ -26,31 +26,14 @@ import { createNotebook, sealNote } from "../../src/lib/notebook/crypto.ts";
 import { createScratchDatabase } from "../../tests/support/databases.ts";
 import { startProduct } from "../../tests/support/product-server.ts";
 import { ensureChromium, FULL_BROWSER } from "../../tests/support/chromium.ts";
+import { medianMs, medianOf, round } from "./timing.ts";
 
 const CODES = 500;
 const NOTES = 200;
 const CHAPTERS = 20;
-const RUNS = 7;
 const RELOADS = 5;
 const PASSPHRASE = "the bench's own passphrase";
 
-const round = (ms: number) => Math.round(ms * 10) / 10;
-const medianOf = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-async function medianMs(task: () => Promise<unknown>): Promise<number> {
-  await task();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await task();
-    times.push(performance.now() - started);
-  }
-  return round(medianOf(times));
-}
 
 /** A note as a member might write one: a few hundred characters, each note its own. */
 const noteText = (i: number) =>

@@ -17,31 +17,13 @@ import { sql } from "../../src/server/db/orm.ts";
 import { adminAccounts } from "../../src/server/db/schema.ts";
 import { createScratchDatabase } from "../../tests/support/databases.ts";
 import { startProduct } from "../../tests/support/product-server.ts";
+import { timed } from "./timing.ts";
 
 const MEMBERS = 500;
 const DAYS = 365;
-const RUNS = 7;
 const ADMIN = { email: "readers-bench@example.com", password: "readers bench password, long enough" };
 
 const elapsedMs = (started: number) => performance.now() - started;
-const round = (ms: number) => Math.round(ms * 10) / 10;
-const medianOf = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-/** One warm-up, then RUNS timed runs: median and max in ms. */
-async function timed(task: () => Promise<unknown>): Promise<{ median: number; max: number }> {
-  await task();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await task();
-    times.push(elapsedMs(started));
-  }
-  return { median: round(medianOf(times)), max: round(Math.max(...times)) };
-}
 
 /** The summary line, for this file and for bench/run.ts. */
 export function readersLine(figures: Record<string, number | undefined>): string {

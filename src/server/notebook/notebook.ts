@@ -79,6 +79,23 @@ const rank = (level: Level) => LEVELS.indexOf(level);
 const live = (alias: string) => sql.raw(`${alias}."deleted_at" IS NULL AND ${alias}."status" = 'published'`);
 /** SQL: the rank of the chapter under `alias`'s level (Operator 0). */
 const levelRank = (alias: string) => sql.raw(`array_position(ARRAY['Operator','Architect','Mastermind'], coalesce(${alias}."level", 'Operator')) - 1`);
+/** SQL: the number of subsection `s` in its chapter `c` (its place among the chapter's live ones). */
+const sectionNumber = sql`(SELECT count(*) FROM ${subsections} n2 WHERE n2.chapter_id = c.id AND ${live("n2")} AND (n2."order", n2.id) <= (s."order", s.id))::integer`;
+/** SQL: the number of chapter `c` in its level (its place among the level's live chapters). */
+const chapterNumber = sql`(SELECT count(*) FROM ${chapters} c2 WHERE ${live("c2")} AND coalesce(c2.level, 'Operator') = coalesce(c.level, 'Operator')
+  AND (c2."order", c2.id) <= (c."order", c.id))::integer`;
+
+type PlaceRow = { chapter_slug: string; chapter_title: string; level: Level; chapter_number: number; section_slug: string; section_title: string; section_number: number };
+const placeOf = (row: PlaceRow): NotePlace => ({
+  chapterSlug: row.chapter_slug,
+  chapterTitle: row.chapter_title,
+  level: row.level,
+  chapterNumber: Number(row.chapter_number),
+  sectionSlug: row.section_slug,
+  sectionTitle: row.section_title,
+  sectionNumber: Number(row.section_number),
+});
+
 /** SQL: whether the note under `alias` holds words (an erased one keeps only its version). */
 const hasWords = (alias: string) => sql.raw(`${alias}."ciphertext" IS NOT NULL`);
 
@@ -210,9 +227,7 @@ export async function allNotes(db: Database, member: { accessCodeId: number; lev
     WITH placed AS (
       SELECT s.id, s.slug AS section_slug, s.title AS section_title, c.slug AS chapter_slug, c.title AS chapter_title,
         coalesce(c.level, 'Operator') AS level, ${levelRank("c")} AS level_rank, c."order" AS chapter_order, s."order" AS section_order,
-        (SELECT count(*) FROM ${subsections} n2 WHERE n2.chapter_id = c.id AND ${live("n2")} AND (n2."order", n2.id) <= (s."order", s.id))::integer AS section_number,
-        (SELECT count(*) FROM ${chapters} c2 WHERE ${live("c2")} AND coalesce(c2.level, 'Operator') = coalesce(c.level, 'Operator')
-          AND (c2."order", c2.id) <= (c."order", c.id))::integer AS chapter_number
+        ${sectionNumber} AS section_number, ${chapterNumber} AS chapter_number
       FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
       WHERE ${live("s")} AND ${live("c")} AND ${levelRank("c")} <= ${rank(member.level)}
         AND s.id IN (SELECT subsection_id FROM ${notes} n WHERE access_code_id = ${member.accessCodeId} AND ${hasWords("n")})
@@ -233,21 +248,7 @@ export async function allNotes(db: Database, member: { accessCodeId: number; lev
       }
     >;
   };
-  return result.rows.map((row) => ({
-    ...sealedView(row),
-    place:
-      row.chapter_slug === null
-        ? null
-        : {
-            chapterSlug: row.chapter_slug,
-            chapterTitle: row.chapter_title,
-            level: row.level,
-            chapterNumber: Number(row.chapter_number),
-            sectionSlug: row.section_slug,
-            sectionTitle: row.section_title,
-            sectionNumber: Number(row.section_number),
-          },
-  }));
+  return result.rows.map((row) => ({ ...sealedView(row), place: row.chapter_slug === null ? null : placeOf(row as PlaceRow) }));
 }
 
 /**
@@ -257,25 +258,11 @@ export async function allNotes(db: Database, member: { accessCodeId: number; lev
 export async function passageOf(db: Database, member: { level: Level }, subsectionId: number): Promise<NotePlace | null> {
   const result = (await db.execute(sql`
     SELECT c.slug AS chapter_slug, c.title AS chapter_title, coalesce(c.level, 'Operator') AS level, s.slug AS section_slug, s.title AS section_title,
-      (SELECT count(*) FROM ${subsections} n2 WHERE n2.chapter_id = c.id AND ${live("n2")} AND (n2."order", n2.id) <= (s."order", s.id))::integer AS section_number,
-      (SELECT count(*) FROM ${chapters} c2 WHERE ${live("c2")} AND coalesce(c2.level, 'Operator') = coalesce(c.level, 'Operator')
-        AND (c2."order", c2.id) <= (c."order", c.id))::integer AS chapter_number
+      ${sectionNumber} AS section_number, ${chapterNumber} AS chapter_number
     FROM ${subsections} s JOIN ${chapters} c ON c.id = s.chapter_id
-    WHERE s.id = ${subsectionId} AND ${live("s")} AND ${live("c")} AND ${levelRank("c")} <= ${rank(member.level)}`)) as unknown as {
-    rows: Array<{ chapter_slug: string; chapter_title: string; level: Level; section_slug: string; section_title: string; section_number: number; chapter_number: number }>;
-  };
+    WHERE s.id = ${subsectionId} AND ${live("s")} AND ${live("c")} AND ${levelRank("c")} <= ${rank(member.level)}`)) as unknown as { rows: PlaceRow[] };
   const row = result.rows[0];
-  return row
-    ? {
-        chapterSlug: row.chapter_slug,
-        chapterTitle: row.chapter_title,
-        level: row.level,
-        chapterNumber: Number(row.chapter_number),
-        sectionSlug: row.section_slug,
-        sectionTitle: row.section_title,
-        sectionNumber: Number(row.section_number),
-      }
-    : null;
+  return row ? placeOf(row) : null;
 }
 
 /** The live chapters (slugs) in which the member has notes they may read: what the session answer names. */
