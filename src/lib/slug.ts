@@ -42,6 +42,7 @@ export const RESERVED_SLUGS = [
   "in-person",
   "index",
   "login",
+  "messages",
   "page-notice",
   "pagefind",
   "pricing",

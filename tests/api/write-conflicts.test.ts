@@ -79,16 +79,27 @@ describe.each(databaseTargets().filter((t) => t.name !== "pglite"))("a real dead
     let holding = 0;
     const bothHold = new Promise<void>((resolve) => (arrive = () => ++holding === 2 && resolve()));
     const errors: unknown[] = [];
-    const write = (first: number, second: number, title: string) =>
-      retryOnConflict(() =>
-        db.transaction(async (tx) => {
+    // Each writer's end: a retry starts once the other writer is through. Otherwise the loser's retry
+    // can take its first row again before the winner, woken by the abort, takes it, and the two
+    // deadlock a second time (seen in a CI run on a loaded machine): the point here is that a
+    // retry after the deadlock succeeds, not a second race.
+    const ends: Array<() => void> = [];
+    const ended = [0, 1].map(() => new Promise<void>((resolve) => ends.push(resolve)));
+    const write = (me: number, first: number, second: number, title: string) => {
+      let attempt = 0;
+      return retryOnConflict(async () => {
+        if (++attempt > 1) await ended[1 - me];
+        return db.transaction(async (tx) => {
           await tx.update(chapters).set({ title }).where(eq(chapters.id, first));
           arrive();
           await bothHold;
           await tx.update(chapters).set({ title }).where(eq(chapters.id, second));
-        }),
-      ).catch((error: unknown) => errors.push(error));
-    await Promise.all([write(a!.id, b!.id, "first"), write(b!.id, a!.id, "second")]);
+        });
+      })
+        .catch((error: unknown) => errors.push(error))
+        .finally(() => ends[me]!());
+    };
+    await Promise.all([write(0, a!.id, b!.id, "first"), write(1, b!.id, a!.id, "second")]);
     expect(errors).toEqual([]);
     const titles = await db.select({ title: chapters.title }).from(chapters).where(sql`${chapters.id} in (${a!.id}, ${b!.id})`);
     // Whichever committed last wrote both rows: one title, never a mix.
