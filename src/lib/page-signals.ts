@@ -42,11 +42,13 @@ export const ISLAND_FILES_ID = "island-files";
 export const FULL_SHEET_ID = "full-sheet";
 
 /**
- * On <html>, `data-face="later"` while the page sets its text in the metric-matched fallback, on a
+ * On <html>, `data-face` while the page sets its text in the metric-matched fallback: "later" on a
  * browser that has not loaded the book's face yet (src/layouts/early-script.ts); the page script
- * loads the face after the first paint and takes the mark away (src/scripts/page.ts).
+ * loads the face after the first paint, for the next page, and marks it "next" once it is in
+ * (src/scripts/page.ts). The page that painted in the fallback stays in it (issue 44: 1).
  */
 export const FACE_LATER = "later";
+export const FACE_NEXT = "next";
 
 /** The book face's family (its @font-face rules: fonts.css and src/styles/book-font.ts; theme.css sets it). */
 export const BOOK_FACE = "Source Serif 4 Variable";

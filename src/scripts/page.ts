@@ -25,7 +25,7 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BOOK_FACE, BUILT_CHAPTERS_ID, FULL_SHEET_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import { BOOK_FACE, BUILT_CHAPTERS_ID, FACE_NEXT, FULL_SHEET_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
 import {
   AUTH_KEY,
   CHAPTER_LIST_KEY,
@@ -248,18 +248,18 @@ export function startPage(): void {
   // The full stylesheet and the book's face, which the first paint owes nothing to (issue 33: 2):
   // the page carries the CSS its elements use inline (src/build/critical-css.ts), and a browser
   // that has not loaded the face yet paints in its metric-matched fallback (the early script's
-  // mark, src/layouts/early-script.ts), which wraps every line the same. Both come when the page
-  // has loaded and the browser is idle; a reader who touches the page or presses a key first gets
-  // them once that is answered and drawn (with the islands' files, above): setting the page in
-  // the face lays it all out again, which must not stand in the way of a tap (issue 33: 3).
+  // mark, src/layouts/early-script.ts). Both come when the page has loaded and the browser is
+  // idle; a reader who touches the page or presses a key first gets them once that is answered
+  // and drawn (with the islands' files, above), so they never stand in the way of a tap (issue 33: 3).
   let touched = false;
   for (const type of ["pointerdown", "keydown"]) addEventListener(type, () => (touched = true), { capture: true, once: true, passive: true });
   // (A press that ends in neither a click nor a cancel still gets them, a moment later.)
   afterLoad(() => (touched ? setTimeout(later, 1500) : later()));
-  // The face is loaded unused, once the sheet is in (whose own @font-face rules the page then
-  // uses), and only then used: the page is restyled and laid out once for it, where taking the
-  // mark away at once cost a phone at 4x a whole-page restyle and layout (87-105 ms) while the face
-  // was still on its way, and another layout when it came, either of which a tap waited behind.
+  // The face is loaded for the next page, once the sheet is in (whose own @font-face rules the next
+  // page's are), and never used on this one (issue 44: 1): the fallback matches the face's metrics
+  // on average, not word by word, and setting a painted page in the face moved words between lines
+  // under the reader's eyes ("Every person runs on an operating system" lost "system" at 390 px).
+  // The next page paints in the face from the browser's cache (font-display: optional, fonts.css).
   let fetching = false;
   const later = () => {
     // (Once: whichever of the load, a press or a key comes first.)
@@ -275,10 +275,9 @@ export function startPage(): void {
     void sheetIn
       .then(() => new Promise((drawn) => afterFrame(() => drawn(0))))
       .then(() => document.fonts.load(`1em "${BOOK_FACE}"`, "a"))
-      .finally(() => {
-        delete root.dataset.face;
-        write(FACE_KEY, "1");
-      });
+      .then((faces) => faces.length > 0 && write(FACE_KEY, "1"))
+      .catch(() => undefined)
+      .finally(() => (root.dataset.face = FACE_NEXT));
   };
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).

@@ -86,12 +86,13 @@ const sourceOf = (style: (typeof STYLES)[number]) => path.join(SOURCE_DIR, `sour
 
 /**
  * The @font-face rules of the core files, for global.css (which imports this file's output). Every
- * text of the site is set in them and swaps in from the metric-matched fallback (fonts.css); the
- * header's right-aligned links sit in boxes wide enough for either face (global.css, issue 34: 7).
+ * text of the site is set in them, on every page after a browser's first (fonts.css: a face never
+ * replaces the fallback under a reader's eyes, issue 44: 1); the header's right-aligned links sit in
+ * boxes wide enough for either face (global.css, issue 34: 7).
  */
 function coreCss(range: string): string {
   const face = (style: string) =>
-    `@font-face {\n  font-family: "${BOOK_FACE}";\n  font-style: ${style};\n  font-display: swap;\n  font-weight: ${WEIGHTS.min} ${WEIGHTS.max};\n` +
+    `@font-face {\n  font-family: "${BOOK_FACE}";\n  font-style: ${style};\n  font-display: optional;\n  font-weight: ${WEIGHTS.min} ${WEIGHTS.max};\n` +
     `  src: url("./book-core-${style}.woff2") format("woff2");\n  unicode-range: ${range};\n}\n`;
   return STYLES.map(face).join("");
 }

@@ -17,15 +17,15 @@ export async function operatorChapters(request: APIRequestContext): Promise<List
 
 /**
  * Resolves once every island that hydrates by itself (client:load) has hydrated, and the page
- * script has done what waits for the first paint (the full sheet added, the book's face in use:
- * issue 33: 2) and the face has loaded. The islands that wait for the reader (client:interaction:
+ * script has done what waits for the first paint (the full sheet added, and on a first visit the
+ * book's face loaded for the next page: issue 33: 2, issue 44: 1). The islands that wait for the reader (client:interaction:
  * the navigator, the toasts) stay asleep: see `awake`.
  */
 export async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
     () =>
       document.querySelectorAll('astro-island[ssr]:not([client="interaction"])').length === 0 &&
-      !document.documentElement.dataset.face &&
+      document.documentElement.dataset.face !== "later" &&
       !(document.getElementById("full-sheet") as HTMLTemplateElement | null)?.content.childElementCount &&
       // (Laid out first: the face is fetched once text is set in it.)
       document.body.offsetWidth >= 0,
