@@ -3,7 +3,7 @@
  * only: Base.astro inlines the string, so no page bundles this module.
  */
 import { FACE_LATER } from "../lib/page-signals.ts";
-import { FACE_KEY, SIGNED_IN_COOKIE, THEME_KEY } from "../lib/storage-keys.ts";
+import { FACE_KEY, SELECTED_LEVEL_KEY, SIGNED_IN_COOKIE, THEME_KEY } from "../lib/storage-keys.ts";
 
 /**
  * The before-first-paint script, as a string for an inline <script> in <head>. It reads the
@@ -18,3 +18,14 @@ export const EARLY_SCRIPT = `(()=>{let d=document.documentElement,t,f;try{t=loca
 )})}catch(e){f=1}if(t!="light"&&t!="dark")t=d.dataset.defaultTheme=="system"&&matchMedia("(prefers-color-scheme: light)").matches?"light":"dark";d.classList.toggle("dark",t=="dark");d.style.colorScheme=t;if(!f)d.dataset.face=${JSON.stringify(
   FACE_LATER,
 )};if(/${SIGNED_IN_COOKIE}=1/.test(document.cookie))d.setAttribute("data-auth","in")})()`;
+
+/**
+ * `/`'s script, run as its head is parsed (issue 44: 2): a reader who reads the Operator level (not
+ * signed in, or a member whose selected level is Operator or none) goes straight to its first
+ * chapter, the slug the page was built with, with nothing of `/` painted (it is hidden) and none of
+ * its files fetched. Another member's `/` keeps SPEC's loading, error and empty states (the page's
+ * own script). A browser without scripts follows the page's refresh to the same chapter.
+ */
+export function startScript(firstSlug: string): string {
+  return `(()=>{let l;try{l=localStorage.getItem(${JSON.stringify(SELECTED_LEVEL_KEY)})}catch(e){}if(!/${SIGNED_IN_COOKIE}=1/.test(document.cookie)||!l||l=="Operator"){document.documentElement.hidden=!0;location.replace(${JSON.stringify(`/${firstSlug}`)})}})()`;
+}

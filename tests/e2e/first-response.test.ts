@@ -187,7 +187,8 @@ for (const [width, theme] of [
 ] as const) {
   test(`at ${width} px, ${theme}: on every reader's page the full sheet's arrival changes no element's style`, async ({ browser, request, site }) => {
     const [first] = await operatorChapters(request);
-    const pages = ["/", `/${first!.slug}`, "/about", "/apply", "/assessment", "/assessment/result", "/in-person", "/privacy-policy", "/terms-of-service", "/disclaimer", "/resume", "/profile", "/no-such-page"];
+    // (Not /: it takes a reader straight to the first chapter, issue 44: 2.)
+    const pages = [`/${first!.slug}`, "/about", "/apply", "/assessment", "/assessment/result", "/in-person", "/privacy-policy", "/terms-of-service", "/disclaimer", "/resume", "/profile", "/no-such-page"];
     const changed: Record<string, string[]> = {};
     for (const url of pages) {
       const { context, page, release } = await heldSheet(browser, width, theme);

@@ -8,6 +8,7 @@
  */
 import { expect, test } from "./page-test.ts";
 import type { Page } from "@playwright/test";
+import { loginAs } from "./fixtures.ts";
 import { asleep, awake, hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
 
 let chapters: ListedChapter[];
@@ -41,6 +42,12 @@ test.describe("without JavaScript", () => {
     // Rail, drawer list and Next work as plain links.
     await expect(page.getByRole("navigation", { name: "Chapter rail" }).getByRole("link")).toHaveCount(chapters.length);
     await expect(page.getByTestId("next")).toHaveAttribute("href", `/${chapters[1]!.slug}`);
+  });
+
+  test("/ goes to the first chapter (its refresh), and still links to it", async ({ page }) => {
+    await page.goto("/");
+    await expect(page).toHaveURL(`/${chapters[0]!.slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: chapters[0]!.title })).toBeVisible();
   });
 });
 
@@ -381,7 +388,42 @@ test("call-to-action buttons: assessment goes to /assessment, schedule to the to
   await expect(page.getByRole("heading", { level: 1, name: "Choose Your Path" })).toBeInViewport();
 });
 
+/*
+ * Issue 44: 2. A reader of the Operator level goes from / straight to its first chapter: nothing of
+ * / is painted or fetched meanwhile, with the chapter's answer held back a while (a slow phone).
+ */
+test("/ takes a reader not signed in straight to the first chapter: nothing of / painted, none of its files fetched", async ({ page }) => {
+  await page.addInitScript(() => {
+    if (location.pathname !== "/") return;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) sessionStorage.setItem(`painted-${entry.name}`, "/");
+    }).observe({ type: "paint", buffered: true });
+  });
+  const asked: string[] = [];
+  page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+  await page.route(`**/${chapters[0]!.slug}`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
+  await page.goto("/");
+  await expect(page).toHaveURL(`/${chapters[0]!.slug}`);
+  await hydrated(page);
+  expect(asked.slice(0, 2)).toEqual(["/", `/${chapters[0]!.slug}`]);
+  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("painted-")))).toEqual([]);
+  // (Replaced, so Back does not lead to / and forward again: the new tab's blank page, then the chapter.)
+  expect(await page.evaluate(() => history.length)).toBe(2);
+});
+
+/** A member reading the Architect level: / loads the list and opens that level's first chapter (SPEC's states). */
+async function architectReader(page: Page): Promise<ListedChapter> {
+  await loginAs(page, "Architect");
+  await page.addInitScript(() => localStorage.setItem("selectedLevel", "Architect"));
+  const all = (await (await page.request.get("/api/chapters")).json()) as ListedChapter[];
+  return all.filter((chapter) => chapter.level === "Architect").sort((a, b) => a.order - b.order)[0]!;
+}
+
 test("/ shows 'Take a Breath' while loading, then opens the first chapter of the level", async ({ page }) => {
+  const first = await architectReader(page);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/chapters", async (route) => {
@@ -391,16 +433,18 @@ test("/ shows 'Take a Breath' while loading, then opens the first chapter of the
   await page.goto("/");
   await expect(page.getByRole("status").filter({ hasText: "Take a Breath" })).toBeVisible();
   release();
-  await expect(page).toHaveURL(`/${chapters[0]!.slug}`);
+  await expect(page).toHaveURL(`/${first.slug}`);
 });
 
 test("/ shows the list error as 'Error loading chapters: {message}'", async ({ page }) => {
+  await architectReader(page);
   await page.route("**/api/chapters", (route) => route.fulfill({ status: 503, body: "Down for a moment" }));
   await page.goto("/");
   await expect(page.getByText("Error loading chapters: 503: Down for a moment")).toBeVisible();
 });
 
 test("/ retries a failed chapter list once after 1 s, and shows the list it then gets", async ({ page }) => {
+  const first = await architectReader(page);
   const asked: number[] = [];
   await page.route("**/api/chapters", async (route) => {
     asked.push(Date.now());
@@ -408,12 +452,13 @@ test("/ retries a failed chapter list once after 1 s, and shows the list it then
     else await route.fallback();
   });
   await page.goto("/");
-  await expect(page).toHaveURL(`/${chapters[0]!.slug}`);
+  await expect(page).toHaveURL(`/${first.slug}`);
   expect(asked).toHaveLength(2);
   expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(950);
 });
 
 test("/ with no chapters says 'No chapters available' and links to /admin", async ({ page }) => {
+  await architectReader(page);
   await page.route("**/api/chapters", (route) => route.fulfill({ json: [] }));
   await page.goto("/");
   await expect(page.getByRole("status")).toHaveText("No chapters available");
