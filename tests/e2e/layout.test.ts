@@ -437,3 +437,46 @@ for (const width of [360, 390, 412, 1280]) {
     }
   });
 }
+
+/*
+ * Issue 44: 3. The member's pages do not jump: /resume (a first visit, and signed in) and /profile
+ * (signed in, as an Architect and as a Mastermind) at a phone's and a desktop's size, from the
+ * first paint until everything they ask for has come: cumulative layout shift 0.
+ */
+for (const size of SIZES) {
+  test(`${size.width}x${size.height}: /resume and /profile do not move as they load, first visit and signed in`, async ({ browser, site }) => {
+    const shiftsOf = async (level: "Architect" | "Mastermind" | null, address: string) => {
+      const context = await browser.newContext({ viewport: size, baseURL: site.url });
+      const page = await context.newPage();
+      if (level) await loginAs(page, level);
+      await page.addInitScript(() => {
+        const shifts: string[] = [];
+        (window as unknown as { __shifts: string[] }).__shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node?: Node | null }> }>) {
+            if (entry.hadRecentInput) continue;
+            const nodes = entry.sources.map((source) => {
+              const node = source.node instanceof Element ? source.node : source.node?.parentElement;
+              return `${node?.tagName.toLowerCase()}.${node?.className.toString().split(" ")[0] ?? ""} "${(node?.textContent ?? "").trim().slice(0, 24)}"`;
+            });
+            shifts.push(`${entry.value.toFixed(4)}: ${nodes.join(", ")}`);
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      await page.goto(address);
+      await hydrated(page);
+      await page.waitForLoadState("networkidle");
+      await page.waitForTimeout(500);
+      const shifts = await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts);
+      await context.close();
+      return shifts;
+    };
+    const shifts = {
+      "/resume, a first visit": await shiftsOf(null, "/resume"),
+      "/resume, signed in": await shiftsOf("Architect", "/resume"),
+      "/profile, an Architect": await shiftsOf("Architect", "/profile"),
+      "/profile, a Mastermind": await shiftsOf("Mastermind", "/profile"),
+    };
+    expect(shifts).toEqual({ "/resume, a first visit": [], "/resume, signed in": [], "/profile, an Architect": [], "/profile, a Mastermind": [] });
+  });
+}

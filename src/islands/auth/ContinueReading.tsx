@@ -11,6 +11,7 @@ import { chaptersFor } from "../../lib/level-chapters.ts";
 import type { Level } from "../../lib/levels.ts";
 import { $chapterList, startReader } from "../../stores/reader-chapters.ts";
 import { railNumber } from "../reader/links.ts";
+import { useSettledOnce } from "./shown-whole.ts";
 
 export interface ReadingPlace {
   slug: string;
@@ -26,7 +27,7 @@ export const placeHref = (place: ReadingPlace) => `/${place.slug}${place.section
 
 const heading = "text-sm font-semibold tracking-wide text-[var(--color-muted)] uppercase";
 
-export default function ContinueReading({ level, className = "" }: { level: Level; className?: string }) {
+export default function ContinueReading({ level, className = "", onSettled }: { level: Level; className?: string; onSettled?: () => void }) {
   // undefined: still asking; null: no place (or none to be had now).
   const [place, setPlace] = useState<ReadingPlace | null | undefined>(undefined);
   const list = useStore($chapterList, { ssr: "initial" }).chapters;
@@ -38,6 +39,7 @@ export default function ContinueReading({ level, className = "" }: { level: Leve
       // Without it the page still offers the level's first chapter.
       .catch(() => setPlace(null));
   }, []);
+  useSettledOnce(place !== undefined, onSettled);
 
   if (place === undefined) {
     return <section className={`${className} min-h-32`} aria-busy="true" aria-label="Where you left off" data-testid="continue-reading" />;

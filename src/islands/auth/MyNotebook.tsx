@@ -24,6 +24,7 @@ import {
 import { downloadFile, NO_LONGER_OPEN, notebookJson, notebookMarkdown, type OpenedNote } from "../../lib/notebook/export.ts";
 import { myTakenMessages } from "../../lib/messages/member-line.ts";
 import { destructive, field, ModalDialog, quiet, RecoveryKey, RenewForm, RestartForm, SetupForm, UnlockForm } from "../notebook/forms.tsx";
+import { useSettledOnce } from "./shown-whole.ts";
 
 const dateOf = (iso: string) => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }).format(new Date(iso));
 
@@ -38,7 +39,7 @@ type Dialog = { kind: "start" } | { kind: "unlock" } | { kind: "erase" } | { kin
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
-export default function MyNotebook({ className }: { className: string }) {
+export default function MyNotebook({ className, onSettled }: { className: string; onSettled?: () => void }) {
   const [state, setState] = useState<State>({ kind: "loading" });
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [query, setQuery] = useState("");
@@ -63,6 +64,7 @@ export default function MyNotebook({ className }: { className: string }) {
   useEffect(() => {
     void load();
   }, []);
+  useSettledOnce(state.kind !== "loading", onSettled);
 
   /** The notebook as Markdown, with the direct line's messages (issue 43) when this device can open them. */
   async function downloadMarkdown(info: NotebookInfo, notes: OpenedNote[]) {

@@ -16,6 +16,7 @@ import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { askedLevel, canAccess, type Level } from "../../lib/levels.ts";
 import { CONTACT_EMAIL } from "../../lib/site-config.ts";
+import { useShownWhole } from "./shown-whole.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
 const input =
@@ -38,6 +39,8 @@ export default function ResumeCard() {
   const [leaving, setLeaving] = useState(false);
   // Told, not dropped (issue 22: 8): the session ended because the code signed in elsewhere.
   const [replaced, setReplaced] = useState(false);
+  // Signed in, the card is shown once it knows where the member left off (issue 44: 3).
+  const { whole: placeKnown, settled } = useShownWhole(["place"]);
 
   useEffect(() => {
     void restoreAuth().then(() => setReplaced(takeSessionEnded()));
@@ -73,7 +76,8 @@ export default function ResumeCard() {
   useEffect(() => setAsked(askedLevel(location.search)), []);
 
   return (
-    <div className="mx-auto w-full max-w-md px-5 py-16">
+    // (Tall enough that the footer is below the window while the card loads and after: it does not jump.)
+    <div className="mx-auto min-h-svh w-full max-w-md px-5 py-16">
       <a href={back} className="mb-6 inline-flex items-center gap-2 text-sm text-[var(--color-muted)] hover:text-[var(--color-ink)]">
         <span aria-hidden="true">←</span> Back to {level} chapters
       </a>
@@ -83,12 +87,13 @@ export default function ResumeCard() {
           only a few devices at once. Enter it again to continue reading here.
         </p>
       )}
-      {auth.isLoading ? (
+      {(auth.isLoading || (auth.isAuthenticated && !placeKnown)) && (
         <div className={card} aria-busy="true">
           <p className="text-[var(--color-muted)]">Loading...</p>
         </div>
-      ) : auth.isAuthenticated ? (
-        <section className={card} aria-labelledby="access-title">
+      )}
+      {auth.isLoading ? null : auth.isAuthenticated ? (
+        <section className={card} aria-labelledby="access-title" hidden={!placeKnown}>
           <h1 id="access-title" className="font-serif text-2xl">System Access Granted</h1>
           <p className="mt-4 font-medium">Level: {auth.accessLevel}</p>
           <p className="mt-1 text-[var(--color-muted)]">You have access to {auth.accessLevel} level content</p>
@@ -101,7 +106,7 @@ export default function ResumeCard() {
             </p>
           )}
           {/* Reading is the main action; leaving is a quiet one (issue 34: 1). */}
-          <ContinueReading level={auth.accessLevel!} className="mt-6" />
+          <ContinueReading level={auth.accessLevel!} className="mt-6" onSettled={() => settled("place")} />
           <button type="button" className="button-quiet mt-4 w-full" onClick={onExit} disabled={leaving}>
             Exit System
           </button>

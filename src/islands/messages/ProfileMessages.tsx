@@ -8,11 +8,12 @@ import { errorMessage } from "../../lib/api-client.ts";
 import { MemberLine, type MemberLineState } from "../../lib/messages/member-line.ts";
 import { field, quiet } from "../notebook/forms.tsx";
 import { PassageName } from "./MessagesPage.tsx";
+import { useSettledOnce } from "../auth/shown-whole.ts";
 
 const heading = "text-sm font-semibold tracking-wide text-[var(--color-muted)] uppercase";
 const muted = "text-sm text-[var(--color-muted)]";
 
-export default function ProfileMessages({ className }: { className: string }) {
+export default function ProfileMessages({ className, onSettled }: { className: string; onSettled?: () => void }) {
   const line = useRef(new MemberLine()).current;
   const [state, setState] = useState<MemberLineState | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -29,6 +30,7 @@ export default function ProfileMessages({ className }: { className: string }) {
   useEffect(() => {
     void run(() => line.load());
   }, []);
+  useSettledOnce(state !== null || failure !== null, onSettled);
 
   if (state?.kind === "closed" && state.reason === "tier") return null;
   const open = state?.kind === "open" ? state : null;
