@@ -95,7 +95,8 @@ export function restoreAuth(): Promise<void> {
 }
 
 /** Logs in with an access code; toasts the outcome. Answers whether it succeeded. */
-export async function login(code: string, password: string): Promise<boolean> {
+/** Signs in; answers null, or the refusal (its toast shown: SPEC.md section 8). */
+export async function login(code: string, password: string): Promise<unknown> {
   try {
     const { level } = await apiRequest<{ level: Level }>("POST", "/api/auth/validate", { login: code, password });
     // Whatever a previous member left here goes; this one's code and password may not become their notebook's passphrase (issue 42).
@@ -104,10 +105,10 @@ export async function login(code: string, password: string): Promise<boolean> {
     await import("../lib/notebook/code-secrets.ts").then(({ rememberCodeSecrets }) => rememberCodeSecrets(code, password)).catch(() => undefined);
     set({ isAuthenticated: true, accessLevel: level, isLoading: false });
     notify({ title: "Access Granted", description: `Welcome to ${level} level` });
-    return true;
+    return null;
   } catch (error) {
     notify({ title: "Access Denied", description: errorMessage(error), variant: "destructive" });
-    return false;
+    return error;
   }
 }
 

@@ -144,7 +144,7 @@ describe.each(databaseTargets())("access that expires on $name", (target) => {
     expect(await opens(cookie)).toBe(false);
     const refused = await signIn(code.login, code.password);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ error: { code: "access_code_expired", message: EXPIRED_CODE_MESSAGE } });
+    expect(await refused.json()).toEqual({ error: { code: "access_code_expired", message: EXPIRED_CODE_MESSAGE, notebookKept: true } });
     expect(refused.headers.getSetCookie()).toEqual([]);
     // Only whoever knows the password learns that the code expired.
     expect((await signIn(code.login, "not-the-password")).status).toBe(401);

@@ -7,7 +7,8 @@ import { sessionKey } from "../../src/server/auth/secret.ts";
 import { audience, ISSUER } from "../../src/server/auth/session.ts";
 import * as passwords from "../../src/server/auth/password.ts";
 import { rateLimitCounters } from "../../src/server/db/schema.ts";
-import { and, eq } from "../../src/server/db/orm.ts";
+import { and, eq, sql } from "../../src/server/db/orm.ts";
+import { INACTIVE_CODE_MESSAGE } from "../../src/server/api/auth.ts";
 import { earliestAttemptMs } from "../../src/server/access/rate-limit.ts";
 import { ACCOUNT_FREE_ATTEMPTS, ACCOUNT_MAX_DELAY_MS, loginLimits } from "../../src/server/auth/login.ts";
 import { issueAccessCode, setAccessCodeActive } from "../../src/server/repositories/access-codes.ts";
@@ -84,10 +85,20 @@ describe.each(databaseTargets())("reader access on $name", (target) => {
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
-  it("refuses a deactivated code like a wrong password", async () => {
+  it("tells whoever knows a deactivated code's password that it is no longer active, and that its notebook is kept; a wrong password hears what any other does (issue 44: 6)", async () => {
     const code = await issueAccessCode(database.db, { level: "Architect" });
     await setAccessCodeActive(database.db, code.login, false);
-    expect((await login({ login: code.login, password: code.password })).status).toBe(401);
+    const refused = await login({ login: code.login, password: code.password });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { code: "access_code_inactive", message: INACTIVE_CODE_MESSAGE, notebookKept: true } });
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    const wrong = await login({ login: code.login, password: "not-the-password" });
+    const unknown = await login({ login: "NoSuchCode0000", password: "not-the-password" });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toBe(await unknown.text());
+    // Ended more than the notebook's 30 days ago: said so, and no download offered.
+    await database.db.execute(sql`UPDATE access_codes SET deactivated_at = now() - interval '31 days' WHERE login = ${code.login}`);
+    expect(await (await login({ login: code.login, password: code.password })).json()).toMatchObject({ error: { code: "access_code_inactive", notebookKept: false } });
   });
 
   it.each([

@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { codeFor, loginAs } from "./fixtures.ts";
+import { adminLogin, issueCode } from "./admin-fixtures.ts";
+import { seriousViolations } from "./axe.ts";
 import { hydrated, type ListedChapter } from "./reader-helpers.ts";
 
 async function chaptersOf(page: Page, level: string): Promise<ListedChapter[]> {
@@ -52,6 +54,53 @@ test("a wrong password shows 'Access Denied' with '{status}: {message}', logs th
   await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
   expect(logged.some((text) => text.startsWith("Query mutation error:"))).toBe(true);
 });
+
+/*
+ * Issue 44: 6. Signing in to a deactivated code with its right password says, in the card, that the
+ * code is no longer active, how to reach support, and that the notebook can still be downloaded
+ * below, which opens filled in; a wrong password keeps SPEC's words and says nothing of the code.
+ */
+for (const [width, theme] of [
+  [390, "light"],
+  [1280, "dark"],
+] as const) {
+  test(`at ${width} px, ${theme}: a code that ended says so to its right password, with support and its notebook below`, async ({ page, browser }) => {
+    const code = await issueCode(browser, { level: "Architect" });
+    const admin = await browser.newContext();
+    const adminPage = await admin.newPage();
+    await adminLogin(adminPage);
+    expect((await adminPage.request.put(`/api/admin/access-codes/${code.login}/active`, { data: { active: false } })).status()).toBe(200);
+    await admin.close();
+
+    await page.setViewportSize({ width, height: 844 });
+    await page.addInitScript((value) => localStorage.setItem("book-theme", value), theme);
+    await page.goto("/resume");
+    await hydrated(page);
+    // An example, not a code that looks typed in.
+    await expect(page.getByLabel("Access Code")).toHaveAttribute("placeholder", "e.g. Architect2847");
+    const ended = page.getByTestId("code-ended");
+
+    await page.getByLabel("Access Code").fill(code.login);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Enter" }).click();
+    await expect(page.getByText("401: Invalid access code or password.", { exact: true })).toBeVisible();
+    await expect(ended).toHaveCount(0);
+
+    await page.getByLabel("Password").fill(code.password);
+    await page.getByRole("button", { name: "Enter" }).click();
+    await expect(page.getByText("Access Denied")).toBeVisible();
+    await expect(ended).toContainText("This access code is no longer active.");
+    await expect(ended.getByRole("link", { name: "support@", exact: false })).toHaveAttribute("href", /^mailto:/);
+    await expect(page.getByRole("heading", { name: "Enter The System" })).toBeVisible();
+    await ended.getByRole("link", { name: "download it below" }).click();
+    const download = page.locator("#notebook-download");
+    await expect(download).toHaveAttribute("open", "");
+    await expect(download.getByLabel("Access code of the notebook")).toHaveValue(code.login);
+    await expect(download.getByLabel("Password of the notebook's code")).toHaveValue(code.password);
+    await expect(download.getByLabel("Access code of the notebook")).toBeInViewport();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
 
 test("corrupt stored auth data is removed and the server's answer wins", async ({ page }) => {
   await page.goto("/resume");

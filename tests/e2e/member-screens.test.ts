@@ -78,7 +78,7 @@ for (const size of SIZES) {
     await expect(page).toHaveURL(/\/resume\?level=Mastermind$/);
     await hydrated(page);
     const asked = page.getByTestId("asked-level");
-    await expect(asked).toHaveText(/^Mastermind chapters are open to members\. They open with the access code and password you received on enrolment\./);
+    await expect(asked).toHaveText(/^Mastermind chapters are open to members\. They open with the access code and password you received on enrollment\./);
     await expect(asked.getByRole("link", { name: "How to join Mastermind" })).toHaveAttribute("href", "/apply");
     // SPEC's note stays word for word; support is named under it.
     await expect(page.getByText("Access codes are provided upon enrollment. Contact support if you need assistance.")).toBeVisible();

@@ -12,9 +12,10 @@ import { downloadFile, notebookMarkdown } from "../../lib/notebook/export.ts";
 import { takenMessages } from "../../lib/messages/member-line.ts";
 import { field, primary } from "../notebook/forms.tsx";
 
-export default function NotebookDownload() {
-  const [login, setLogin] = useState("");
-  const [password, setPassword] = useState("");
+/** `given`: the code and password a sign-in of an ended code just used, which open the form filled in (issue 44: 6). */
+export default function NotebookDownload({ given }: { given?: { login: string; password: string } }) {
+  const [login, setLogin] = useState(given?.login ?? "");
+  const [password, setPassword] = useState(given?.password ?? "");
   const [sealed, setSealed] = useState<Awaited<ReturnType<typeof notebookApi.export>> | null>(null);
   const [secret, setSecret] = useState("");
   const [recovering, setRecovering] = useState(false);
@@ -22,7 +23,7 @@ export default function NotebookDownload() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   // The form is in the page only while open: the sign-in card's fields stay the page's only ones otherwise.
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(given !== undefined);
 
   async function fetchNotebook(event: SubmitEvent) {
     event.preventDefault();
@@ -54,7 +55,12 @@ export default function NotebookDownload() {
   }
 
   return (
-    <details className="mt-6 rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details
+      id="notebook-download"
+      className="mt-6 rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6"
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
       <summary className="cursor-pointer font-medium">Download my notebook</summary>
       {open && <div className="mt-4 space-y-4">
         <p className="text-sm text-[var(--color-muted)]">

@@ -15,6 +15,7 @@ import NotebookDownload from "./NotebookDownload.tsx";
 import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { askedLevel, canAccess, type Level } from "../../lib/levels.ts";
+import { ApiError } from "../../lib/api-client.ts";
 import { CONTACT_EMAIL } from "../../lib/site-config.ts";
 import { useShownWhole } from "./shown-whole.ts";
 
@@ -25,6 +26,14 @@ const input =
 const primary = "cta-button w-full";
 
 const NO_CHAPTERS: ChapterEntry[] = [];
+
+/** The server's word for the right password of a code that has ended (issue 44: 6). */
+const ENDED = new Set(["access_code_inactive", "access_code_expired"]);
+interface Ended {
+  message: string;
+  notebookKept: boolean;
+  given: { login: string; password: string };
+}
 
 export default function ResumeCard() {
   // Hydration renders what the server rendered (the stores' first values); the stored state,
@@ -41,6 +50,8 @@ export default function ResumeCard() {
   const [replaced, setReplaced] = useState(false);
   // Signed in, the card is shown once it knows where the member left off (issue 44: 3).
   const { whole: placeKnown, settled } = useShownWhole(["place"]);
+  // Signing in to a code that has ended, with its right password: said in the card, with the way to its notebook.
+  const [ended, setEnded] = useState<Ended | null>(null);
 
   useEffect(() => {
     void restoreAuth().then(() => setReplaced(takeSessionEnded()));
@@ -53,9 +64,15 @@ export default function ResumeCard() {
     event.preventDefault();
     if (!ready) return;
     setPending(true);
-    const ok = await login(code.trim(), password);
+    const given = { login: code.trim(), password };
+    const refusal = await login(given.login, given.password);
     setPending(false);
-    if (ok) {
+    setEnded(
+      refusal instanceof ApiError && refusal.code && ENDED.has(refusal.code)
+        ? { message: refusal.text, notebookKept: refusal.details.notebookKept === true, given }
+        : null,
+    );
+    if (refusal === null) {
       setReplaced(false);
       setCode("");
       setPassword("");
@@ -116,11 +133,32 @@ export default function ResumeCard() {
           <h1 id="enter-title" className="font-serif text-2xl">Enter The System</h1>
           {asked && (
             <p className="mt-3 text-[var(--color-muted)]" data-testid="asked-level">
-              {asked} chapters are open to members. They open with the access code and password you received on enrolment.{" "}
+              {asked} chapters are open to members. They open with the access code and password you received on enrollment.{" "}
               <a href="/apply" className="text-[var(--color-ink)] underline underline-offset-4">
                 How to join {asked}
               </a>
             </p>
+          )}
+          {ended && (
+            <div role="alert" className="mt-4 rounded-md border border-[var(--color-accent)] p-4 text-sm" data-testid="code-ended">
+              <p>{ended.message}</p>
+              <p className="mt-2">
+                To ask about it, write to support at{" "}
+                <a href={`mailto:${CONTACT_EMAIL}`} className="underline underline-offset-4">
+                  {CONTACT_EMAIL}
+                </a>
+                .
+              </p>
+              {ended.notebookKept && (
+                <p className="mt-2">
+                  Your notebook is kept for 30 days after a code ends:{" "}
+                  <a href="#notebook-download" className="underline underline-offset-4">
+                    download it below
+                  </a>
+                  , with this access code and password.
+                </p>
+              )}
+            </div>
           )}
           <form className="mt-6 space-y-4" onSubmit={onSubmit} noValidate>
             <label className="block text-sm font-medium">
@@ -129,7 +167,7 @@ export default function ResumeCard() {
                 className={input}
                 name="login"
                 autoComplete="username"
-                placeholder="Architect2847"
+                placeholder="e.g. Architect2847"
                 value={code}
                 disabled={pending}
                 onChange={(e) => setCode(e.target.value)}
@@ -162,7 +200,7 @@ export default function ResumeCard() {
           </p>
         </section>
       )}
-      {!auth.isLoading && !auth.isAuthenticated && <NotebookDownload />}
+      {!auth.isLoading && !auth.isAuthenticated && <NotebookDownload key={ended?.given.login ?? ""} given={ended?.notebookKept ? ended.given : undefined} />}
       {!auth.isLoading && (
         <LevelTeasers chapters={allChapters} held={auth.isAuthenticated ? auth.accessLevel : null} className={`${card} mt-6`} />
       )}

@@ -10,7 +10,7 @@ import { clearedCookies, hasReaderCookies, sessionEndedCookie, signedInCookie } 
 import { accessCodeSignedIn, findAccessCode, hasExpired } from "../repositories/access-codes.ts";
 import { HttpError } from "../http/errors.ts";
 import { levelOf } from "../../lib/levels.ts";
-import { noteChapters } from "../notebook/notebook.ts";
+import { noteChapters, notebookWindowClosed } from "../notebook/notebook.ts";
 import { unreadByMember } from "../messages/direct-line.ts";
 
 const loginBody = z.object({
@@ -22,10 +22,14 @@ export const FAILED_LOGIN_MESSAGE = "Invalid access code or password.";
 
 export const EXPIRED_CODE_MESSAGE = "This access code has expired. Contact support to renew your access.";
 
+export const INACTIVE_CODE_MESSAGE = "This access code is no longer active. Contact support if you think this is a mistake.";
+
 /**
  * POST /api/auth/validate {login, password}: 200 {level} with the session cookie, or 401 / 429;
- * 403 `access_code_expired` for the right password of a code past its end date (told only to
- * whoever knows the password). A sign-in beyond the code's session cap ends its oldest session.
+ * for the right password of a code that has ended (told only to whoever knows the password, issue
+ * 44: 6), 403 `access_code_expired` (past its end date) or `access_code_inactive` (deactivated by
+ * the operator), with `notebookKept`: whether its notebook can still be downloaded. A sign-in
+ * beyond the code's session cap ends its oldest session.
  */
 export const validate = route({
   POST: async (request) => {
@@ -38,11 +42,13 @@ export const validate = route({
       { account: login.toLowerCase(), password, address: clientAddress(request) },
       async () => {
         const row = await findAccessCode(db, login);
-        return row && { ...row, passwordHash: row.password, enabled: row.isActive === "true" };
+        // (A deactivated code's right password is told so, below; its attempts count as failures.)
+        return row && { ...row, passwordHash: row.password, enabled: true };
       },
       FAILED_LOGIN_MESSAGE,
     );
-    if (hasExpired(code, now)) throw new HttpError(403, "access_code_expired", EXPIRED_CODE_MESSAGE);
+    const ended = code.isActive !== "true" ? (["access_code_inactive", INACTIVE_CODE_MESSAGE] as const) : hasExpired(code, now) ? (["access_code_expired", EXPIRED_CODE_MESSAGE] as const) : null;
+    if (ended) throw new HttpError(403, ended[0], ended[1], {}, { notebookKept: !notebookWindowClosed(code, now) });
     // Only while the code is as it was verified: a reset or a deactivation meanwhile wins.
     const session = await issueSessionWhile(db, "reader", { accessCodeId: code.id }, accessCodeSignedIn(code, now), now, settle);
     if (!session) throw new HttpError(401, "invalid_credentials", FAILED_LOGIN_MESSAGE);

@@ -1,5 +1,5 @@
 /**
- * Access codes: a login, a scrypt-hashed password and a level. Issued on enrolment; a deactivated
+ * Access codes: a login, a scrypt-hashed password and a level. Issued on enrollment; a deactivated
  * code opens nothing, and deactivating it ends its sessions at once. A code may have an end date
  * (its sessions end with it) and a cap on its sessions at once (a sign-in beyond it ends the
  * oldest: the trigger `sessions_cap`, migration 0008).

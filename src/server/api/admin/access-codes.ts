@@ -1,5 +1,5 @@
 /**
- * Access codes from the admin panel (beyond the spec: the operator enrols clients here).
+ * Access codes from the admin panel (beyond the spec: the operator enrolls clients here).
  *   GET  /api/admin/access-codes                          [{id, login, level, isActive, createdAt, usedAt, expiresAt,
  *                                                          expired, maxSessions, activeSessions, lastUsedAt}]
  *   POST /api/admin/access-codes {level, login?, expiresAt?, maxSessions?}
