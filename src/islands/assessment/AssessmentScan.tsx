@@ -2,10 +2,30 @@
  * The Mental Operating System Scan at /assessment (SPEC.md section 4, "Assessment flow"): a
  * session is created on opening; 15 questions one at a time; 'One Final Step' asks for name and
  * email; 'Scan Complete' shows the result. Saving, retries and reload-resume live in scan-sync.ts.
+ *
+ * By keyboard (issue 44: 4): after Next or Previous the focus is on the new question's answer (the
+ * chosen one, or the first), so arrows choose and Enter goes on: at most 3 presses a question. The
+ * contact step marks each field that is wrong (aria-invalid, and words beside it tied to it by
+ * aria-describedby) as well as showing the spec's toast.
  */
-import { useEffect, useRef, useState, type SubmitEvent, type ReactNode } from "react";
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem } from "../../lib/assessment/contact-rules.ts";
-import { QUESTION_COUNT, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/shape.ts";
+import {
+  useEffect,
+  useRef,
+  useState,
+  type InputHTMLAttributes,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+  type SubmitEvent,
+} from "react";
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  contactFieldProblems,
+  contactProblem,
+  type ContactFieldProblems,
+} from "../../lib/assessment/contact-rules.ts";
+import { QUESTION_COUNT, SCAN_MINUTES, type Answer, type PublicQuestion, type ScanResult } from "../../lib/assessment/shape.ts";
 import { dismiss, notify } from "../../lib/notify.ts";
 import ResultBody from "./ResultBody.tsx";
 import ResultLink from "./ResultLink.tsx";
@@ -19,9 +39,6 @@ interface Props {
 }
 
 type Phase = "loading" | "questions" | "contact" | "result";
-
-/** How long the scan takes most readers, said before question 1. */
-const SCAN_MINUTES = 4;
 
 /** The site's two buttons (global.css): the call to action and the quiet one. */
 const primary = "cta-button";
@@ -37,7 +54,13 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [result, setResult] = useState<ScanResult | null>(null);
+  const [fieldProblems, setFieldProblems] = useState<ContactFieldProblems>({});
   const resultHeading = useRef<HTMLHeadingElement>(null);
+  const questionSet = useRef<HTMLFieldSetElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  const emailField = useRef<HTMLInputElement>(null);
+  /** Set by a move the reader made (Next, Previous, a failed completion): the next question drawn takes the focus. */
+  const focusQuestion = useRef(false);
   const refresh = () => setVersion((v) => v + 1);
 
   // The page created the session when it opened (scan-start.ts); this takes that scan over, with
@@ -77,10 +100,24 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
   // showed (the first question), so nothing moves when it wakes.
   const shown = phase === "loading" ? null : scan;
 
+  // The focus follows the reader to the question they moved to, on its chosen answer (the group's
+  // own stop) or its first: arrows choose there and Enter goes on. Without this it fell to the page
+  // as the old question went, and the next Tab started over from the header (issue 44: 4).
+  useEffect(() => {
+    const fieldset = questionSet.current;
+    if (!focusQuestion.current || phase !== "questions" || !fieldset) return;
+    focusQuestion.current = false;
+    // A reader who scrolled down to Next sees the new question from its start, clear of the sticky
+    // header (the legend's scroll margin: 4 rem).
+    const legend = fieldset.querySelector("legend");
+    if (legend && legend.getBoundingClientRect().top < 64) legend.scrollIntoView({ block: "start" });
+    (fieldset.querySelector<HTMLInputElement>("input:checked") ?? fieldset.querySelector<HTMLInputElement>("input"))?.focus();
+  }, [phase, shown?.index]);
+
   if (phase === "result" && result) {
     return (
       <Frame>
-        <h1 ref={resultHeading} tabIndex={-1} className="text-3xl font-semibold tracking-tight outline-none">
+        <h1 ref={resultHeading} tabIndex={-1} className="font-serif text-4xl outline-none">
           Scan Complete
         </h1>
         <ResultBody result={result} />
@@ -132,13 +169,25 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
       });
     }
     if (last) setPhase("contact");
-    else scan.goTo(index + 1);
+    else {
+      focusQuestion.current = true;
+      scan.goTo(index + 1);
+    }
     setProcessing(false);
     refresh();
   };
 
+  // Enter on an answer goes on, as Next does (a browser may or may not submit a form from a radio button).
+  const enterGoesOn = (event: KeyboardEvent<HTMLFieldSetElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (event.key !== "Enter" || event.nativeEvent.isComposing || target.type !== "radio") return;
+    event.preventDefault();
+    target.form?.requestSubmit();
+  };
+
   const previous = () => {
     if (scan && index > 0 && !processing) {
+      focusQuestion.current = true;
       scan.goTo(index - 1);
       refresh();
     }
@@ -148,6 +197,11 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
     event.preventDefault();
     if (processing || !scan) return;
     const problem = contactProblem(name, email);
+    // Each field says what is wrong with it, and the first such takes the focus; the toast says it for the form.
+    const problems = contactFieldProblems(name, email);
+    setFieldProblems(problems);
+    if (problems.name) nameField.current?.focus();
+    else if (problems.email) emailField.current?.focus();
     if (problem === "required") {
       notify({ title: "Required Information", description: "Please provide both name and email." });
       return;
@@ -170,10 +224,21 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
       setPhase("result");
     } catch {
       notify({ title: "Error", description: "Failed to complete assessment. Please try again.", variant: "destructive" });
+      focusQuestion.current = true;
       setPhase("questions");
     } finally {
       setProcessing(false);
     }
+  };
+
+  // A field marked wrong is judged again as the reader mends it, so its mark goes once it is right;
+  // a field not marked yet waits for the next 'Get My Results'.
+  const recheck = (values: { name: string; email: string }) => {
+    const now = contactFieldProblems(values.name, values.email);
+    setFieldProblems((marked) => ({
+      ...(marked.name && now.name && { name: now.name }),
+      ...(marked.email && now.email && { email: now.email }),
+    }));
   };
 
   if (phase === "contact") {
@@ -183,33 +248,37 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
         <form className="mt-10 rounded-lg border border-line bg-panel p-6" onSubmit={submitContact} noValidate>
           <h2 className="text-2xl font-semibold">One Final Step</h2>
           <p className="mt-2 text-muted">Enter your name and email to see your results.</p>
-          <label className="mt-6 block text-sm font-medium" htmlFor="scan-name">
-            Name
-          </label>
-          <input
+          <ContactField
+            ref={nameField}
             id="scan-name"
+            label="Name"
+            problem={fieldProblems.name}
             name="name"
             autoComplete="name"
             autoFocus
             maxLength={NAME_MAX_LENGTH}
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value);
+              recheck({ name: e.target.value, email });
+            }}
             disabled={processing}
-            className="mt-1 w-full rounded-md border border-line bg-transparent px-3 py-2"
           />
-          <label className="mt-4 block text-sm font-medium" htmlFor="scan-email">
-            Email
-          </label>
-          <input
+          <ContactField
+            ref={emailField}
             id="scan-email"
+            label="Email"
+            problem={fieldProblems.email}
             name="email"
             type="email"
             autoComplete="email"
             maxLength={EMAIL_MAX_LENGTH}
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              recheck({ name, email: e.target.value });
+            }}
             disabled={processing}
-            className="mt-1 w-full rounded-md border border-line bg-transparent px-3 py-2"
           />
           <button type="submit" className={`${primary} mt-6 w-full`} disabled={processing}>
             {processing ? "Analyzing..." : "Get My Results"}
@@ -229,9 +298,15 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
         </p>
       )}
       <div className="mt-8">
-        <p className="text-sm text-muted" aria-live="polite" data-testid="progress-text">
-          {index + 1} of {QUESTION_COUNT}
-        </p>
+        <div className="flex items-baseline justify-between gap-3 text-sm text-muted">
+          <p aria-live="polite" data-testid="progress-text">
+            {index + 1} of {QUESTION_COUNT}
+          </p>
+          {/* For whoever answers by keyboard, shown while an answer has the keyboard's focus. */}
+          <p className="invisible group-has-[fieldset_input:focus-visible]/scan:visible" data-testid="scan-keys">
+            Arrow keys choose, Enter goes on
+          </p>
+        </div>
         <div
           role="progressbar"
           aria-label="Scan progress"
@@ -244,8 +319,8 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
         </div>
       </div>
       <form className="mt-8" onSubmit={next}>
-        <fieldset key={number}>
-          <legend className="text-2xl font-semibold leading-snug">{question.text}</legend>
+        <fieldset key={number} ref={questionSet} onKeyDown={enterGoesOn}>
+          <legend className="scroll-mt-16 text-2xl font-semibold leading-snug">{question.text}</legend>
           <div className="mt-6 space-y-3">
             {question.options.map((option) => (
               <label
@@ -273,7 +348,8 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
           <button type="button" className={secondary} onClick={previous} disabled={index === 0 || processing}>
             Previous
           </button>
-          <button type="submit" className={primary} disabled={processing} aria-disabled={!chosen || undefined}>
+          {/* aria-disabled while it works, not disabled: a pressed Next keeps the focus until the next question takes it. */}
+          <button type="submit" className={primary} aria-disabled={!chosen || processing || undefined}>
             {last ? "Complete Scan" : "Next"}
           </button>
         </div>
@@ -283,14 +359,47 @@ export default function AssessmentScan({ questions, scheduleUrl }: Props) {
 }
 
 function Frame({ children }: { children: ReactNode }) {
-  return <div className="page-column py-12">{children}</div>;
+  return <div className="group/scan page-column py-12">{children}</div>;
+}
+
+interface ContactFieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  id: string;
+  label: string;
+  /** What is wrong with the value, said beside the field; absent when it is fine. */
+  problem?: string;
+  ref: Ref<HTMLInputElement>;
+}
+
+/** A field of 'One Final Step', marked (aria-invalid, and its words tied to it) while its value is wrong. */
+function ContactField({ id, label, problem, ...input }: ContactFieldProps) {
+  const problemId = `${id}-problem`;
+  return (
+    <>
+      <label className="mt-4 block text-sm font-medium first-of-type:mt-6" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? problemId : undefined}
+        className="mt-1 w-full rounded-md border border-line bg-transparent px-3 py-2 aria-invalid:border-destructive"
+        {...input}
+      />
+      {problem && (
+        <p id={problemId} className="mt-1 text-sm text-destructive">
+          {problem}
+        </p>
+      )}
+    </>
+  );
 }
 
 function Title() {
   return (
     <header>
-      <p className="text-sm uppercase tracking-widest text-muted">Self-assessment</p>
-      <h1 className="mt-2 text-3xl font-semibold tracking-tight">Mental Operating System Scan</h1>
+      {/* In the type of every page's title (/about's, /apply's: issue 44: 7). */}
+      <p className="text-xs uppercase tracking-widest text-muted">Self-assessment</p>
+      <h1 className="mt-3 font-serif text-4xl">Mental Operating System Scan</h1>
     </header>
   );
 }

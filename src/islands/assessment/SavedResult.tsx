@@ -39,7 +39,7 @@ export default function SavedResult({ scheduleUrl }: { scheduleUrl: string }) {
   if (state.kind === "missing" || state.kind === "error") {
     return (
       <div>
-        <h1 className="text-3xl font-semibold tracking-tight">Result not found</h1>
+        <h1 className="font-serif text-4xl">Result not found</h1>
         <p className="mt-4 text-muted">
           {state.kind === "missing" ? "No result has this link. Check that the whole address was copied." : `The result could not be loaded: ${state.message}`}
         </p>
@@ -54,8 +54,8 @@ export default function SavedResult({ scheduleUrl }: { scheduleUrl: string }) {
   const { result } = state;
   return (
     <div>
-      <p className="text-sm uppercase tracking-widest text-muted">Mental Operating System Scan</p>
-      <h1 className="mt-2 text-3xl font-semibold tracking-tight">Your Result</h1>
+      <p className="text-xs uppercase tracking-widest text-muted">Mental Operating System Scan</p>
+      <h1 className="mt-3 font-serif text-4xl">Your Result</h1>
       <ResultBody result={result} />
       <div className="mt-10 flex flex-wrap gap-3">
         <a className="cta-button" href={scheduleUrl} target="_blank" rel="noopener noreferrer">

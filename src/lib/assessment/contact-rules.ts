@@ -26,3 +26,26 @@ export function contactProblem(name: string, email: string): ContactProblem | nu
   if (n.length > NAME_MAX_LENGTH || e.length > EMAIL_MAX_LENGTH) return "too-long";
   return null;
 }
+
+/** The words shown beside each field that is wrong (issue 44: 4); a field that is fine is absent. */
+export interface ContactFieldProblems {
+  name?: string;
+  email?: string;
+}
+
+/**
+ * What is wrong with each of the name and email, said to the reader beside the field (the toast
+ * of SPEC.md section 5 says it for the form as a whole, from contactProblem). Both fields are
+ * judged at once, so a reader learns everything wrong in one try.
+ */
+export function contactFieldProblems(name: string, email: string): ContactFieldProblems {
+  const n = name.trim();
+  const e = email.trim();
+  const problems: ContactFieldProblems = {};
+  if (!n) problems.name = "Please enter your name or a codename.";
+  else if (n.length > NAME_MAX_LENGTH) problems.name = `Please keep your name within ${NAME_MAX_LENGTH} characters.`;
+  if (!e) problems.email = "Please enter your email address.";
+  else if (!EMAIL_PATTERN.test(e)) problems.email = "Please enter a valid email address, like name@example.com.";
+  else if (e.length > EMAIL_MAX_LENGTH) problems.email = `Please keep your email within ${EMAIL_MAX_LENGTH} characters.`;
+  return problems;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactProblem, contactSchema } from "./contact.ts";
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, contactFieldProblems, contactProblem, contactSchema } from "./contact.ts";
 
 describe("contactProblem", () => {
   it.each([
@@ -18,6 +18,30 @@ describe("contactProblem", () => {
     ["Ada", `${"x".repeat(EMAIL_MAX_LENGTH)}@x.com`, "too-long"],
   ])("%j / %j -> %s", (name, email, expected) => {
     expect(contactProblem(name, email)).toBe(expected);
+  });
+});
+
+describe("contactFieldProblems", () => {
+  it.each<[string, string, { name?: RegExp; email?: RegExp }]>([
+    ["Ada", "ada@example.com", {}],
+    ["  Ada  ", "  a@b.co  ", {}],
+    ["", "", { name: /enter your name/, email: /enter your email/ }],
+    ["   ", "ada@example.com", { name: /enter your name/ }],
+    ["Ada", "ada@example", { email: /valid email/ }],
+    ["", "ada@example", { name: /enter your name/, email: /valid email/ }],
+    ["x".repeat(NAME_MAX_LENGTH + 1), "ada@example.com", { name: /within 100 characters/ }],
+    ["Ada", `${"x".repeat(EMAIL_MAX_LENGTH)}@x.com`, { email: /within 254 characters/ }],
+  ])("%j / %j", (name, email, expected) => {
+    const problems = contactFieldProblems(name, email);
+    expect(Object.keys(problems).sort()).toEqual(Object.keys(expected).sort());
+    if (expected.name) expect(problems.name).toMatch(expected.name);
+    if (expected.email) expect(problems.email).toMatch(expected.email);
+  });
+
+  it("marks a field exactly when the form as a whole has a problem", () => {
+    for (const [name, email] of [["", ""], ["Ada", ""], ["Ada", "a@b"], ["Ada", "a@b.co"], ["x".repeat(101), "a@b.co"]] as const) {
+      expect(Object.keys(contactFieldProblems(name, email)).length > 0).toBe(contactProblem(name, email) !== null);
+    }
   });
 });
 
