@@ -277,22 +277,30 @@ test("My notebook on /profile lists the notes in book order, searches them, down
   await startNotebook(page);
   await write(note(page, 0).box, note(page, 0).status, "The first passage: what the voice says at breakfast.");
   await note(page, 1).toggle.click();
-  await write(note(page, 1).box, note(page, 1).status, "The second passage: a week of field notes.");
+  await write(note(page, 1).box, note(page, 1).status, "The second passage: a week of **field notes**.\n\n- <b>tags</b> stay text");
   const titles = await page.locator("article section[data-subsection]").evaluateAll((sections) => sections.map((s) => s.getAttribute("data-subsection")));
 
   await page.goto("/profile");
   await hydrated(page);
   const notebook = page.getByRole("region", { name: "My notebook" });
   const list = notebook.getByRole("list", { name: "My notes" });
-  await expect(list.getByRole("listitem")).toHaveCount(2);
-  await expect(list.getByRole("listitem").first()).toContainText(`01 ${titles[0]}`);
-  await expect(list.getByRole("listitem").first()).toContainText(chapter.title);
-  await expect(list.getByRole("listitem").nth(1)).toContainText(`02 ${titles[1]}`);
+  // (Its own items: a note may hold a list of its own.)
+  const items = list.locator(":scope > li");
+  await expect(items).toHaveCount(2);
+  await expect(items.first()).toContainText(`01 ${titles[0]}`);
+  await expect(items.first()).toContainText(chapter.title);
+  await expect(items.nth(1)).toContainText(`02 ${titles[1]}`);
   await expect(list.getByRole("link", { name: `01 ${titles[0]}` })).toHaveAttribute("href", new RegExp(`^/${chapter.slug}#`));
+  // A note's light markup rendered, its tags escaped, as a chapter's (issue 44: 7).
+  const second = items.nth(1);
+  await expect(second.locator("strong")).toHaveText("field notes");
+  await expect(second).not.toContainText("**");
+  await expect(second.getByRole("listitem")).toHaveText("<b>tags</b> stay text");
+  await expect(second.locator("b")).toHaveCount(0);
   expect(await seriousViolations(page), "/profile's notebook").toEqual([]);
 
   await notebook.getByLabel("Search my notes").fill("field notes");
-  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(items).toHaveCount(1);
   await expect(list).toContainText("a week of field notes");
   await notebook.getByLabel("Search my notes").fill("");
 
@@ -300,11 +308,11 @@ test("My notebook on /profile lists the notes in book order, searches them, down
   const text = await read(markdown);
   expect(text).toMatch(new RegExp(`## Operator · \\d\\d ${chapter.title}`));
   expect(text).toContain(`### 01 ${titles[0]}\n\nThe first passage: what the voice says at breakfast.`);
-  expect(text).toContain(`### 02 ${titles[1]}\n\nThe second passage: a week of field notes.`);
+  expect(text).toContain(`### 02 ${titles[1]}\n\nThe second passage: a week of **field notes**.\n\n- <b>tags</b> stay text`);
   const [json] = await Promise.all([page.waitForEvent("download"), notebook.getByRole("button", { name: "Download as JSON" }).click()]);
   expect((JSON.parse(await read(json)) as { notes: Array<{ text: string }> }).notes.map((n) => n.text)).toEqual([
     "The first passage: what the voice says at breakfast.",
-    "The second passage: a week of field notes.",
+    "The second passage: a week of **field notes**.\n\n- <b>tags</b> stay text",
   ]);
 
   await notebook.getByRole("button", { name: "Erase my notebook" }).click();

@@ -32,12 +32,21 @@ type State =
   | { kind: "loading" }
   | { kind: "none" }
   | { kind: "locked"; info: NotebookInfo }
-  | { kind: "open"; info: NotebookInfo; notes: OpenedNote[]; unopened: Array<{ stored: PlacedNote; why: Unopened }>; left: number }
+  | { kind: "open"; info: NotebookInfo; notes: OpenedNote[]; unopened: Array<{ stored: PlacedNote; why: Unopened }>; left: number; html: (text: string) => string }
   | { kind: "failed"; message: string };
 
 type Dialog = { kind: "start" } | { kind: "unlock" } | { kind: "erase" } | { kind: "renew" } | { kind: "recovery"; info: NotebookInfo; key: CryptoKey; recoveryKey: string };
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
+
+/**
+ * A note's light markup as HTML (**bold**, lists, quotes, paragraphs), as chapters render it:
+ * the renderer is loaded only for a notebook that has notes to show.
+ */
+async function noteHtml(): Promise<(text: string) => string> {
+  const { renderMarkup } = await import("../../lib/markup.ts");
+  return (text) => renderMarkup(text, { transformHref: "/" });
+}
 
 export default function MyNotebook({ className, onSettled }: { className: string; onSettled?: () => void }) {
   const [state, setState] = useState<State>({ kind: "loading" });
@@ -56,7 +65,7 @@ export default function MyNotebook({ className, onSettled }: { className: string
       const left = await adoptBrowserNotes(opened, notebook);
       setWaiting(anonymousNotes().length);
       const { opened: notes, unopened } = await openAll(opened, notebook.id, await notebookApi.allNotes());
-      setState({ kind: "open", info: notebook, notes, unopened, left });
+      setState({ kind: "open", info: notebook, notes, unopened, left, html: notes.length > 0 ? await noteHtml() : String });
     } catch (error) {
       setState({ kind: "failed", message: errorMessage(error) });
     }
@@ -185,7 +194,8 @@ export default function MyNotebook({ className, onSettled }: { className: string
                       </>
                     )}
                   </h3>
-                  <p className="mt-2 text-sm whitespace-pre-wrap">{note.text}</p>
+                  {/* The note's light markup, rendered and escaped as a chapter's is (issue 44: 7). */}
+                  <div className="chapter-content note-markup mt-2 text-sm" dangerouslySetInnerHTML={{ __html: state.html(note.text) }} />
                   <p className="mt-2 text-xs text-[var(--color-muted)]">Last edited {dateOf(updatedAt)}</p>
                 </li>
               ))}
