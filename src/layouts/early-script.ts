@@ -15,7 +15,7 @@ import { FACE_KEY, SELECTED_LEVEL_KEY, SIGNED_IN_COOKIE, THEME_KEY } from "../li
  */
 export const EARLY_SCRIPT = `(()=>{let d=document.documentElement,t,f;try{t=localStorage.getItem(${JSON.stringify(THEME_KEY)});f=localStorage.getItem(${JSON.stringify(
   FACE_KEY,
-)})}catch(e){f=1}if(t!="light"&&t!="dark")t=d.dataset.defaultTheme=="system"&&matchMedia("(prefers-color-scheme: light)").matches?"light":"dark";d.classList.toggle("dark",t=="dark");d.style.colorScheme=t;if(!f)d.dataset.face=${JSON.stringify(
+)})}catch(e){f=1}if(t!="light")t="dark";d.classList.toggle("dark",t=="dark");d.style.colorScheme=t;if(!f)d.dataset.face=${JSON.stringify(
   FACE_LATER,
 )};if(/${SIGNED_IN_COOKIE}=1/.test(document.cookie))d.setAttribute("data-auth","in")})()`;
 

@@ -2,9 +2,9 @@
  * The colour theme (SPEC.md sections 1 and 3), stored in browser storage as `book-theme`
  * ("light" or "dark").
  *
- * Default when nothing is stored: content pages (every page on the shared layout) are dark, as
- * the spec says. A page that opts out with `defaultTheme="system"` on the layout follows the
- * visitor's system preference instead. The layout's inline head script (src/layouts/early-script.ts)
+ * Default when nothing is stored: every page is dark, as the spec says for content pages, the
+ * admin panel included (issue 44: 8: the panel keeps the site's theme). The layout's inline head
+ * script (src/layouts/early-script.ts)
  * applies the same rule before first paint, so there is never a flash of the wrong theme; the page script
  * (src/scripts/page.ts) switches it when the reader asks. No store: nothing else reads it.
  */

@@ -6,6 +6,8 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { adminLogin, chapterCard, createChapter, showLevel, unique } from "./admin-fixtures.ts";
+import { seriousViolations } from "./axe.ts";
+import { hydrated } from "./reader-helpers.ts";
 
 const toast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" });
 
@@ -111,3 +113,62 @@ test("the tier preview shows a draft as each tier's reader would get it, publish
   await expect(stranger.getByText("Only Architect readers will read this.")).toHaveCount(0);
   await stranger.close();
 });
+
+/*
+ * Issue 44: 8. The panel is the operator's own: its header offers no reader's links (not
+ * 'Enter The System' and 'Apply' as if nobody were signed in), it keeps the site's theme (dark
+ * stays dark, light stays light), the draft preview's label is in the book's type and colours,
+ * and a subsection added to a draft chapter says it waits in the draft.
+ */
+for (const [width, theme] of [
+  [390, "dark"],
+  [1280, "light"],
+] as const) {
+  test(`at ${width} px, ${theme}: the panel is the operator's own`, async ({ page, context }) => {
+    await page.setViewportSize({ width, height: 844 });
+    // The site's theme: the default (dark, nothing stored), or the one the visitor chose.
+    if (theme === "light") await context.addInitScript(() => localStorage.setItem("book-theme", "light"));
+    await adminLogin(page);
+    await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+    const header = page.locator("body > header");
+    await expect(header.getByRole("link", { name: "Enter The System" })).toHaveCount(0);
+    await expect(header.getByRole("link", { name: "Apply" })).toHaveCount(0);
+    await expect(header.getByRole("navigation", { name: "Account" })).toHaveCount(0);
+    await expect(header.getByRole("link", { name: "The System" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const title = unique("Waiting Draft");
+    const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+    const created = await page.request.post("/api/admin/chapters", {
+      data: { slug, title, content: "A chapter still being written.", readingTime: 3, order: 802, level: "Mastermind", draft: true },
+    });
+    expect(created.status()).toBe(201);
+    await page.reload();
+    await hydrated(page);
+    await showLevel(page, "Mastermind");
+    const card = chapterCard(page, title);
+    await card.getByRole("button", { name: `Add subsection to ${title}` }).click();
+    const add = page.getByRole("dialog", { name: "Add Subsection" });
+    await expect(add.getByTestId("waits-in-draft")).toHaveText("This chapter is a draft: the subsection waits in it, and readers see it once the chapter is published.");
+    expect(await seriousViolations(page)).toEqual([]);
+    await add.getByRole("button", { name: "Cancel" }).click();
+
+    await card.getByRole("button", { name: `Expand ${title}` }).click();
+    const [preview] = await Promise.all([context.waitForEvent("page"), card.getByRole("link", { name: `Preview the draft of ${title} as Mastermind (opens in a new tab)` }).click()]);
+    const label = preview.getByRole("status").filter({ hasText: "Preview as Mastermind · draft, not published" });
+    await expect(label).toBeVisible();
+    const [look, book] = await Promise.all([
+      label.evaluate((el) => ({ font: getComputedStyle(el).fontFamily, background: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color })),
+      preview.locator("body").evaluate((el) => {
+        const probe = document.createElement("span");
+        probe.style.cssText = "background:var(--color-accent);color:var(--color-accent-ink)";
+        el.append(probe);
+        const colours = { background: getComputedStyle(probe).backgroundColor, color: getComputedStyle(probe).color };
+        probe.remove();
+        return { font: getComputedStyle(el).fontFamily, ...colours };
+      }),
+    ]);
+    expect(look).toEqual(book);
+    await preview.close();
+  });
+}

@@ -73,6 +73,9 @@ for (const size of SIZES) {
       // Each kind of page: a chapter, a text page, sign-in, the wide pages, the scan, the 404 (and /profile below).
       const pages = [`/${first!.slug}`, "/about", "/resume", "/apply", "/assessment", "/admin", "/no-such-page"];
       const looks: Array<[string, HeaderLook]> = [];
+      // A returning reader: a browser's first page stays in the face's fallback (issue 44: 1), every later one is in the face.
+      await page.goto(pages[0]!);
+      await hydrated(page);
       for (const address of pages) {
         await page.goto(address);
         await hydrated(page);

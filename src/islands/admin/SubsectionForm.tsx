@@ -100,6 +100,12 @@ export default function SubsectionForm({ chapter, subsection: saved, defaultOrde
       <p className="text-sm text-[var(--color-muted)]">
         Chapter: <span className="font-medium text-[var(--color-ink)]">{chapter.title}</span>
       </p>
+      {/* Issue 44: 8: what happens to a new subsection of a chapter that is itself a draft. */}
+      {!saved && chapter.status === "draft" && (
+        <p role="note" className="rounded-md border border-[var(--color-line)] p-3 text-sm" data-testid="waits-in-draft">
+          This chapter is a draft: the subsection waits in it, and readers see it once the chapter is published.
+        </p>
+      )}
       <Field label="Title" error={errors.title}>
         <input className={input} value={title} onChange={(e) => setTitle(e.target.value)} data-autofocus />
       </Field>

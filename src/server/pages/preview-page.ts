@@ -40,8 +40,9 @@ function notice(title: string, html: string, status: number, link = BACK_TO_PANE
 /** "a Mastermind chapter", "an Architect chapter". */
 const aLevel = (level: Level) => `${/^[AEIOU]/.test(level) ? "an" : "a"} ${level}`;
 
+/** In the book's type and colours (its theme's accent), as the rest of the page (issue 44: 8). */
 const BANNER_STYLE =
-  "position:fixed;z-index:60;left:50%;bottom:1rem;transform:translateX(-50%);padding:.4rem .9rem;border-radius:999px;background:#1d4ed8;color:#fff;font:600 13px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.3)";
+  "position:fixed;z-index:60;left:50%;bottom:1rem;transform:translateX(-50%);padding:.4rem .9rem;border-radius:999px;background:var(--color-accent);color:var(--color-accent-ink);font:600 .8125rem/1.4 var(--font-book);box-shadow:0 2px 8px rgba(0,0,0,.3)";
 
 export async function previewPage(request: Request, id: string): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") return notice("Not found", "This address only shows pages.", 405);
