@@ -22,7 +22,7 @@ export interface FirstTap {
   navigatorUpMs: number | null;
 }
 
-const PHONE = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+export const PHONE = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 
 /** The measuring hooks, run in the page before its own scripts. */
 function instrument(): void {
