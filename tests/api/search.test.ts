@@ -17,6 +17,8 @@ import { operatorRecords } from "../../src/server/build/search-records.ts";
 import { eq } from "../../src/server/db/orm.ts";
 import { chapters, subsections } from "../../src/server/db/schema.ts";
 import { chapterSlugOf } from "../../src/islands/reader/search/merge-results.ts";
+import { ACCENTED_LETTERS, FOLDED_LETTERS, foldAccents } from "../../src/lib/accent-folding.ts";
+import { sql } from "../../src/server/db/orm.ts";
 
 const book = loadBook();
 
@@ -207,6 +209,63 @@ describe.each(databaseTargets())("search on $name", (target) => {
     await db.update(chapters).set({ level: "Architect" }).where(eq(chapters.id, open.id));
     expect((await listed()).find((c) => c.slug === "stamped")).not.toHaveProperty("textStamp");
     expect(await records("stamped")).toEqual([]);
+  });
+
+  it("forgives accents (issue 44: 5): 'jeza' finds 'jeża' and 'zazolc' the chapter 'Zażółć gęślą jaźń', its snippet as written", async () => {
+    const db = database.db;
+    const chapter = await createChapter(db, { level: "Mastermind", slug: "zazolc-gesla-jazn", title: "Zażółć gęślą jaźń", content: "Pangram pełen ogonków." });
+    await createSubsection(db, chapter.id, { slug: "slady", title: "Ślady", content: "Widać w ogrodzie ślady jeża, który przyszedł nocą." });
+    const urls = async (q: string, level: "Architect" | "Mastermind" = "Mastermind") => (await results(q, cookies[level])).map((r) => r.url);
+
+    // The chapter's own address, its words without accents, with them, and as the prefix being typed.
+    for (const q of ["zazolc", "Zazolc gesla jazn", "zazolc-gesla-jazn", "ZAŻÓŁĆ", "gęślą", "zazo"]) expect(await urls(q), q).toEqual(["/zazolc-gesla-jazn"]);
+    for (const q of ["jeza", "jeża", "slady jeza", "jez"]) expect(await urls(q), q).toEqual(["/zazolc-gesla-jazn#slady"]);
+    // Only for a reader of the level.
+    expect(await urls("jeza", "Architect")).toEqual([]);
+
+    // The snippet shows the text as written, the match marked where the folded word was found.
+    const [found] = await results("jeza", cookies.Mastermind);
+    expect(found!.snippet).toEqual([
+      { text: "Widać w ogrodzie ślady " },
+      { text: "jeża", mark: true },
+      { text: ", który przyszedł nocą" },
+    ]);
+  });
+
+  it("ranks a passage holding the words as typed, accents and all, first (issue 44: 5)", async () => {
+    const db = database.db;
+    // Written without accents, earlier in the book and holding the folded word more often: by rank
+    // and order alone it would come first.
+    const first = await createChapter(db, { level: "Architect", slug: "bez-ogonkow", title: "Bez ogonków", order: 0, content: "Intro." });
+    await createSubsection(db, first.id, { slug: "kolce", title: "Kolce", order: 0, content: "Pisane bez ogonków: kolce jeza, nora jeza, jeza nocą, trop jeza." });
+    const later = await createChapter(db, { level: "Architect", slug: "z-ogonkami", title: "Z ogonkami", order: 999, content: "Intro." });
+    await createSubsection(db, later.id, { slug: "kolce", title: "Kolce", order: 0, content: "Kolce jeżą się u jeża, gdy ktoś podejdzie za blisko, a potem długo nic." });
+
+    const urls = async (q: string) => (await results(q, cookies.Architect)).map((r) => r.url);
+    expect(await urls("jeża")).toEqual(["/z-ogonkami#kolce", "/bez-ogonkow#kolce"]);
+    expect(await urls("kolce jeża")).toEqual(["/z-ogonkami#kolce", "/bez-ogonkow#kolce"]);
+    // Typed without accents, the passage that holds them so comes first.
+    expect(await urls("jeza")).toEqual(["/bez-ogonkow#kolce", "/z-ogonkami#kolce"]);
+  });
+
+  it("folds accents in SQL as the browser does (src/lib/accent-folding.ts), letter for letter, in the expression its indexes hold", async () => {
+    const db = database.db;
+    const fold = async (text: string) => ((await db.execute(sql`SELECT fold_accents(${text}) AS folded`)) as unknown as { rows: Array<{ folded: string }> }).rows[0]!.folded;
+    expect(await fold(ACCENTED_LETTERS)).toBe(FOLDED_LETTERS);
+    expect(await fold(ACCENTED_LETTERS)).toBe(foldAccents(ACCENTED_LETTERS));
+    // (Beyond the list, the browser folds more: as the static index does, every letter Unicode decomposes.)
+    for (const text of ["Zażółć gęślą jaźń", "Crème brûlée, Smørrebrød, Dvořák, Đoković", "ß æ œ 東京 ✓ plain"]) expect(await fold(text), text).toBe(foldAccents(text));
+
+    // The search's folded text is the one the GIN indexes hold: the planner uses them.
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      const explain = (table: string) =>
+        tx.execute(sql.raw(`EXPLAIN SELECT 1 FROM ${table} t WHERE to_tsvector('english', fold_accents(t.title || ' ' || t.content)) @@ to_tsquery('english', 'jeza')`));
+      const rows = [...((await explain("chapters")) as unknown as { rows: object[] }).rows, ...((await explain("subsections")) as unknown as { rows: object[] }).rows];
+      return rows.map((row) => Object.values(row).join("")).join("\n");
+    });
+    expect(plan).toContain("chapters_search_idx");
+    expect(plan).toContain("subsections_search_idx");
   });
 
   it("reads a query as words only, and refuses one that is too long", async () => {

@@ -1,13 +1,14 @@
 /**
  * The search box in the navigator's drawer: it loads nothing until it is used; it finds Operator
  * passages from the static index for anyone, and Mastermind passages from the server for a
- * Mastermind reader only.
+ * Mastermind reader only; both forgive accents (issue 44: 5).
  */
-import type { Page } from "@playwright/test";
+import { request, type APIRequestContext, type Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { loginAs } from "./fixtures.ts";
 import { seriousViolations } from "./axe.ts";
 import { hydrated, operatorChapters } from "./reader-helpers.ts";
+import { adminCredentials } from "./admin-fixtures.ts";
 
 async function openDrawer(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Open the chapter list" }).click();
@@ -152,3 +153,110 @@ for (const [theme, mark] of [
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+/** The admin's own request context (apart from the page's reader), signed in. */
+async function adminRequest(baseURL: string | undefined): Promise<APIRequestContext> {
+  const admin = await request.newContext({ baseURL });
+  expect((await admin.post("/api/admin/login", { data: adminCredentials() })).status()).toBe(200);
+  return admin;
+}
+
+/** Adds `words` at the end of an Operator chapter's text; answers what puts the text back. */
+async function appendToChapter(admin: APIRequestContext, slug: string, words: string): Promise<() => Promise<void>> {
+  const all = (await (await admin.get("/api/admin/chapters")).json()) as Array<Record<string, unknown>>;
+  const chapter = all.find((c) => c.slug === slug)!;
+  const save = async (content: unknown) => {
+    const answer = await admin.put(`/api/admin/chapters/${chapter.id}`, {
+      data: { slug: chapter.slug, title: chapter.title, content, readingTime: chapter.readingTime, order: chapter.order, level: chapter.level },
+    });
+    expect(answer.status(), await answer.text()).toBe(200);
+  };
+  await save(`${chapter.content as string}\n\n${words}`);
+  return () => save(chapter.content);
+}
+
+/** Searches from the drawer's box and resolves once the answer for `query` is on screen. */
+async function searchFor(page: Page, query: string): Promise<void> {
+  const box = page.getByRole("searchbox", { name: "Search the book" });
+  await box.fill(query);
+  await expect(page.getByRole("region", { name: "Search results" }).getByRole("status").first()).toHaveText(/found/);
+}
+
+test("the open level's static index forgives accents: 'jeza' and 'zazolc' find 'jeża' and 'Zażółć', the word as typed first, shown as written (issue 44: 5)", async ({ page, baseURL }) => {
+  test.setTimeout(150_000); // two site builds run in the middle
+  const admin = await adminRequest(baseURL);
+  const restore = [
+    await appendToChapter(admin, "signal-and-noise", "Zażółć gęślą jaźń: widać ślady jeża w ogrodzie."),
+    await appendToChapter(admin, "where-attention-goes", "Pisane bez ogonków: slady jeza w ogrodzie."),
+  ];
+  try {
+    // Once the rebuilds the edits start are live, the index holds both passages.
+    await expect(async () => {
+      await page.goto("/signal-and-noise");
+      await hydrated(page);
+      await openDrawer(page);
+      await searchFor(page, "jeza");
+      await expect(results(page)).toHaveCount(2, { timeout: 2_000 });
+    }).toPass({ timeout: 90_000, intervals: [1_000] });
+
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto("/signal-and-noise");
+      await hydrated(page);
+      await openDrawer(page);
+      // The chapter's address, as a reader types it: the passage, its words as written, the match marked.
+      await searchFor(page, "zazolc");
+      await expect(results(page)).toHaveCount(1);
+      await expect(results(page).first()).toHaveAttribute("href", "/signal-and-noise");
+      await expect(results(page).first().locator("mark")).toHaveText(["Zażółć"]);
+      await expect(results(page).first().getByTestId("search-snippet")).toContainText("Zażółć gęślą jaźń: widać ślady jeża w ogrodzie");
+      // Without accents, the passage written so first; with them, the one that holds them.
+      await searchFor(page, "jeza");
+      await expect(results(page)).toHaveCount(2);
+      await expect(results(page).first()).toHaveAttribute("href", "/where-attention-goes");
+      await expect(results(page).nth(1).locator("mark")).toHaveText(["jeża"]);
+      await searchFor(page, "jeża");
+      await expect(results(page)).toHaveCount(2);
+      await expect(results(page).first()).toHaveAttribute("href", "/signal-and-noise");
+      await expect(results(page).first().locator("mark")).toHaveText(["jeża"]);
+      expect(await seriousViolations(page), `${width} px`).toEqual([]);
+    }
+  } finally {
+    for (const back of restore) await back();
+    await admin.dispose();
+  }
+});
+
+test("the locked levels' search forgives accents too: a Mastermind reader finds 'Zażółć gęślą jaźń' by 'zazolc', its address (issue 44: 5)", async ({ page, baseURL }) => {
+  test.setTimeout(120_000); // a site build runs in the middle
+  const admin = await adminRequest(baseURL);
+  const created = await admin.post("/api/admin/chapters", {
+    data: { slug: "zazolc-gesla-jazn", title: "Zażółć gęślą jaźń", content: "Zażółć gęślą jaźń: widać w ogrodzie ślady jeża, który przyszedł nocą.", readingTime: 1, order: 950, level: "Mastermind" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: number };
+  try {
+    await page.addInitScript(() => localStorage.setItem("book-theme", "dark"));
+    await loginAs(page, "Mastermind");
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto("/signal-and-noise");
+      await hydrated(page);
+      await openDrawer(page);
+      for (const [query, mark] of [["zazolc", "Zażółć"], ["jeza", "jeża"], ["zażółć", "Zażółć"]] as const) {
+        await searchFor(page, query);
+        const found = results(page).filter({ hasText: "Mastermind" });
+        await expect(found, query).toHaveCount(1);
+        await expect(found.first()).toHaveAttribute("href", "/zazolc-gesla-jazn");
+        // (The chapter's own text: its title, then its level alone.)
+        await expect(found.first().locator("span").first()).toHaveText("Zażółć gęślą jaźń");
+        await expect(found.first()).toContainText("Mastermind");
+        await expect(found.first().locator("mark").first()).toHaveText(mark);
+      }
+      expect(await seriousViolations(page), `${width} px`).toEqual([]);
+    }
+  } finally {
+    expect((await admin.delete(`/api/admin/chapters/${id}`)).status()).toBe(200);
+    await admin.dispose();
+  }
+});

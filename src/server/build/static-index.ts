@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
 import type { IndexRecord } from "./search-records.ts";
+import { spellForStaticIndex } from "../../lib/accent-folding.ts";
 
 /** Writes the index of `records` into `siteDir/pagefind`. */
 export async function writeSearchIndex(records: readonly IndexRecord[], siteDir: string): Promise<void> {
@@ -21,7 +22,9 @@ export async function writeSearchIndex(records: readonly IndexRecord[], siteDir:
   try {
     if (!index) throw new Error(`Pagefind could not start: ${errors.join("; ")}`);
     for (const record of records) {
-      const added = await index.addCustomRecord(record);
+      // Pagefind folds accents itself, but for letters Unicode does not decompose (ł, ø, đ): those are
+      // spelt so that it folds them too (issue 44: 5), and spelt back in the browser (search/sources.ts).
+      const added = await index.addCustomRecord({ ...record, content: spellForStaticIndex(record.content) });
       if (added.errors.length) throw new Error(`Pagefind refused ${record.url}: ${added.errors.join("; ")}`);
     }
     const out = path.join(siteDir, "pagefind");

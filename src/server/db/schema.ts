@@ -178,8 +178,9 @@ export const chapters = pgTable(
     index("chapters_live_order_idx").on(t.level, t.order).where(sql`${t.deletedAt} IS NULL`),
     index("chapters_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
     check("chapters_teaser_length_check", sql`char_length(${t.teaser}) <= 300`),
-    // Full-text search of locked levels (src/server/search): the same expression as the query's.
-    index("chapters_search_idx").using("gin", sql`to_tsvector('english', ${t.title} || ' ' || ${t.content})`),
+    // Full-text search of locked levels (src/server/search): the same expression as the query's,
+    // accents folded (fold_accents: migration 0020, src/lib/accent-folding.ts).
+    index("chapters_search_idx").using("gin", sql`to_tsvector('english', fold_accents(${t.title} || ' ' || ${t.content}))`),
   ],
 );
 
@@ -209,7 +210,7 @@ export const subsections = pgTable(
     index("subsections_live_order_idx").on(t.chapterId, t.order).where(sql`${t.deletedAt} IS NULL`),
     index("subsections_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
     check("subsections_order_check", sql`${t.order} >= 0`),
-    index("subsections_search_idx").using("gin", sql`to_tsvector('english', ${t.title} || ' ' || ${t.content})`),
+    index("subsections_search_idx").using("gin", sql`to_tsvector('english', fold_accents(${t.title} || ' ' || ${t.content}))`),
   ],
 );
 

@@ -44,6 +44,22 @@ describe("search results", () => {
     expect(mergeResults(["asdfghjkl"], [none], [])).toEqual([]);
   });
 
+  it("forgives accents as both sources do, and puts what holds the words as typed first (issue 44: 5)", () => {
+    const accented = result("/accented", "Operator", "Ślady", "widać ślady jeża w ogrodzie");
+    const plain = result("/plain", "Architect", "Slady", "pisane bez ogonków: slady jeza");
+    const chapter = result("/zazolc-gesla-jazn", "Mastermind", "Zażółć gęślą jaźń", "pangram");
+    // Typed without accents, nothing is dropped as holding none of the words.
+    expect(mergeResults(["jeza"], [accented], []).map((r) => r.url)).toEqual(["/accented"]);
+    expect(mergeResults(["zazolc"], [], [chapter]).map((r) => r.url)).toEqual(["/zazolc-gesla-jazn"]);
+    // The chapter's address is its title, folded: an exact title.
+    expect(relevance(["zazolc", "gesla", "jazn"], chapter)).toEqual(relevance(["zażółć", "gęślą", "jaźń"], chapter)!.with(1, 0));
+    // Whichever source each comes from and in whichever order, the words as typed come first.
+    for (const [open, locked] of [[[plain], [accented]], [[accented], [plain]]] as const) {
+      expect(mergeResults(["ślady", "jeża"], open, locked).map((r) => r.url)).toEqual(["/accented", "/plain"]);
+      expect(mergeResults(["slady", "jeza"], open, locked).map((r) => r.url)).toEqual(["/plain", "/accented"]);
+    }
+  });
+
   it("finds the passage each query of the relevance set should find first, across both sources", () => {
     const score = relevanceScore();
     console.log(`Search relevance: ${score.first} of ${score.of} come first${score.missed.length ? ` (missed: ${score.missed.join(", ")})` : ""}`);

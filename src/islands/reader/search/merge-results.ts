@@ -3,6 +3,7 @@
  * browser) and the server (Architect and Mastermind text, for a session that may read it).
  */
 import type { SearchResult, SnippetPart } from "../../../lib/search-query.ts";
+import { foldAccents } from "../../../lib/accent-folding.ts";
 
 export const MAX_RESULTS = 20;
 
@@ -33,30 +34,37 @@ export function chapterSlugOf(url: string): string {
 
 /**
  * How well a result answers the reader's words (issue 22: 9), from what both sources give: its
- * title and its snippet. Compared in this order: how many of the words it holds (every word before
- * some), a title that is exactly the words, how many it holds whole in its title, how many in its
- * title at all (titles before text), then how many whole anywhere (whole words before prefixes).
- * Null when it holds none of them: a source's loose match (Pagefind finds "asdfghjkl" in "as").
+ * title and its snippet, accents forgiven as both sources forgive them (issue 44: 5). Compared in
+ * this order: how many of the words it holds (every word before some), how many as they were typed
+ * (accents and all: "jeża" before "jeza"), a title that is exactly the words, how many it holds
+ * whole in its title, how many in its title at all (titles before text), then how many whole
+ * anywhere (whole words before prefixes). Null when it holds none of them: a source's loose match
+ * (Pagefind finds "asdfghjkl" in "as").
  */
 export function relevance(words: readonly string[], result: SearchResult): number[] | null {
-  const title = textWords(result.title);
-  const body = textWords(result.snippet.map((part) => part.text).join(" "));
+  const typedTitle = textWords(result.title);
+  const typedBody = textWords(result.snippet.map((part) => part.text).join(" "));
+  const title = typedTitle.map(foldAccents);
+  const body = typedBody.map(foldAccents);
   let held = 0;
+  let asTyped = 0;
   let inTitle = 0;
   let wholeInTitle = 0;
   let whole = 0;
-  for (const word of words) {
+  for (const typed of words) {
+    const word = foldAccents(typed);
     const inTheTitle = matchOf(word, title);
     const inTheBody = matchOf(word, body);
     if (!inTheTitle && !inTheBody) continue;
     held++;
+    if (matchOf(typed, typedTitle) || matchOf(typed, typedBody)) asTyped++;
     if (inTheTitle) inTitle++;
     if (inTheTitle === "whole") wholeInTitle++;
     if (inTheTitle === "whole" || inTheBody === "whole") whole++;
   }
   if (held === 0) return null;
-  const exactTitle = title.length === words.length && words.every((word, i) => matchOf(word, [title[i]!]) === "whole") ? 1 : 0;
-  return [held, exactTitle, wholeInTitle, inTitle, whole];
+  const exactTitle = title.length === words.length && words.every((word, i) => matchOf(foldAccents(word), [title[i]!]) === "whole") ? 1 : 0;
+  return [held, asTyped, exactTitle, wholeInTitle, inTitle, whole];
 }
 
 /** A text's words as the search box reads words (src/lib/search-query.ts). */

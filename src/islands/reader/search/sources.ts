@@ -7,6 +7,7 @@ import { canAccess, type Level } from "../../../lib/levels.ts";
 import { SEARCH_MIN_LENGTH, type SearchResult } from "../../../lib/search-query.ts";
 import { excerptParts, keepLiveOperator, type StaticHit } from "./merge-results.ts";
 import { passageSnippet } from "../../../lib/search-query.ts";
+import { spellForStaticIndex, spellFromStaticIndex } from "../../../lib/accent-folding.ts";
 
 interface PagefindResult {
   data(): Promise<{ url: string; content: string; excerpt: string; meta: Record<string, string> }>;
@@ -56,7 +57,8 @@ const parseHtml = (html: string) => new DOMParser().parseFromString(`<body>${htm
 export async function searchOpen(query: string): Promise<SearchResult[]> {
   if (query.trim().length < SEARCH_MIN_LENGTH) return [];
   const [index, live] = await Promise.all([loadPagefind(), liveOperatorChapters()]);
-  const found = await index.search(query);
+  // The index spells a few accented letters its own way, so that it forgives their accents too (issue 44: 5).
+  const found = await index.search(spellForStaticIndex(query));
   const data = await Promise.all((found?.results ?? []).slice(0, 12).map((result) => result.data()));
   const hits = data.map(
     (item): StaticHit => ({
@@ -65,7 +67,7 @@ export async function searchOpen(query: string): Promise<SearchResult[]> {
         level: "Operator",
         chapter: item.meta.chapter ?? "",
         title: item.meta.title ?? "",
-        snippet: passageSnippet(excerptParts(item.excerpt, parseHtml), item.content, item.meta.title ?? ""),
+        snippet: passageSnippet(excerptParts(spellFromStaticIndex(item.excerpt), parseHtml), spellFromStaticIndex(item.content), item.meta.title ?? ""),
       },
       stamp: item.meta.stamp,
     }),
