@@ -14,7 +14,8 @@
  * or an inline event handler, which that policy refuses. A template the page script reads needs neither.
  *
  * Some rules match states that scripts set before the first paint or soon after it, which the
- * built HTML cannot show: a signed-in reader (html[data-auth]), a first visit's fallback face
+ * built HTML cannot show: a signed-in reader (html[data-auth]), the level /resume was asked to
+ * open (html[data-asked]), a first visit's fallback face
  * (html[data-face]), the rail hidden while scrolling, a subsection with a note, an open dialog or
  * disclosure, the current chapter in the rail (the server marks it), and two rules whose bare
  * pseudo selectors Beasties cannot match to an element: the focus ring (the reader may tab, or
@@ -53,6 +54,7 @@ const RAISED = String.raw`(?::not\(#\\#\))*`;
  */
 export const KEPT_STATES = [
   /data-auth/,
+  /data-asked/,
   /data-face/,
   /data-visible/,
   /data-has-note/,

@@ -4,6 +4,7 @@
  */
 import { FACE_LATER } from "../lib/page-signals.ts";
 import { FACE_KEY, SELECTED_LEVEL_KEY, SIGNED_IN_COOKIE, THEME_KEY } from "../lib/storage-keys.ts";
+import { DEFAULT_LEVEL, LEVELS } from "../lib/levels.ts";
 
 /**
  * The before-first-paint script, as a string for an inline <script> in <head>. It reads the
@@ -29,3 +30,10 @@ export const EARLY_SCRIPT = `(()=>{let d=document.documentElement,t,f;try{t=loca
 export function startScript(firstSlug: string): string {
   return `(()=>{let l;try{l=localStorage.getItem(${JSON.stringify(SELECTED_LEVEL_KEY)})}catch(e){}if(!/${SIGNED_IN_COOKIE}=1/.test(document.cookie)||!l||l=="Operator"){document.documentElement.hidden=!0;location.replace(${JSON.stringify(`/${firstSlug}`)})}})()`;
 }
+
+/**
+ * /resume's script, run as its head is parsed (issue 44: 3): the locked level the address asks for
+ * (`?level=`, lib/levels.ts askedLevel), marked on <html data-asked>, so the built card shows that
+ * level's words from the first paint (global.css) rather than gaining a line when the island wakes.
+ */
+export const ASKED_SCRIPT = `(()=>{let l=new URLSearchParams(location.search).get("level");if(${JSON.stringify(LEVELS.filter((level) => level !== DEFAULT_LEVEL))}.includes(l))document.documentElement.dataset.asked=l})()`;

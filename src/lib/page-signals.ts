@@ -42,6 +42,14 @@ export const ISLAND_FILES_ID = "island-files";
 export const FULL_SHEET_ID = "full-sheet";
 
 /**
+ * Once the full sheet is in, the page script marks <html data-sheet="in"> and sends this event
+ * (src/scripts/page.ts): what an island draws only in the browser waits for it on the member's
+ * pages (src/islands/auth/shown-whole.ts), since the page's inline CSS holds only the rules of what
+ * the built page shows, and the sheet's arrival would restyle it under the reader's eyes.
+ */
+export const SHEET_IN = "sheet-in";
+
+/**
  * On <html>, `data-face` while the page sets its text in the metric-matched fallback: "later" on a
  * browser that has not loaded the book's face yet (src/layouts/early-script.ts); the page script
  * loads the face after the first paint, for the next page, and marks it "next" once it is in

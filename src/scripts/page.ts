@@ -25,7 +25,7 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BOOK_FACE, BUILT_CHAPTERS_ID, FACE_NEXT, FULL_SHEET_ID, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import { BOOK_FACE, BUILT_CHAPTERS_ID, FACE_NEXT, FULL_SHEET_ID, SHEET_IN, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
 import {
   AUTH_KEY,
   CHAPTER_LIST_KEY,
@@ -269,6 +269,10 @@ export function startPage(): void {
     const links = [...(sheet?.content.querySelectorAll("link") ?? [])];
     const sheetIn = Promise.allSettled(links.map((link) => new Promise((done) => (link.onload = link.onerror = done))));
     if (sheet) document.head.append(sheet.content);
+    void sheetIn.then(() => {
+      root.dataset.sheet = "in";
+      dispatchEvent(new Event(SHEET_IN));
+    });
     if (!root.dataset.face) return;
     // (Once the sheet's rules are drawn, so its faces are the ones loaded; the core file only: a
     // character every page sets, which it holds.)

@@ -12,10 +12,13 @@ import ContinueReading from "./ContinueReading.tsx";
 import MyNotebook from "./MyNotebook.tsx";
 import ProfileMessages from "../messages/ProfileMessages.tsx";
 import { averageLine, sessionsFigure, streakFigure, streakNote, type ReadingStats } from "../../lib/reading-figures.ts";
-import { useSettledOnce, useShownWhole } from "./shown-whole.ts";
+import { useSettledOnce, useSheetIn, useShownWhole } from "./shown-whole.ts";
 
-/** The parts that load on their own: the page shows "Loading..." until each has answered (issue 44: 3). */
-const PARTS = ["place", "notebook", "messages", "stats"] as const;
+/**
+ * The parts that load on their own, and the full sheet (the page's inline CSS holds only what the
+ * built page shows): "Loading..." stays until each is in (issue 44: 3).
+ */
+const PARTS = ["place", "notebook", "messages", "stats", "sheet"] as const;
 /** Tall enough that the footer is below the window while the page loads and after (it does not jump). */
 const page = "page-column min-h-svh py-16";
 
@@ -49,6 +52,7 @@ export default function ProfilePage() {
   const figures = stats === "unavailable" ? null : stats;
   const { whole, settled } = useShownWhole(PARTS);
   useSettledOnce(stats !== null, () => settled("stats"));
+  useSheetIn(() => settled("sheet"));
   const loading = <p className="text-[var(--color-muted)]">Loading...</p>;
 
   if (auth.isLoading || !auth.isAuthenticated) {

@@ -14,10 +14,10 @@ import ContinueReading from "./ContinueReading.tsx";
 import NotebookDownload from "./NotebookDownload.tsx";
 import { takeSessionEnded } from "../../lib/session-ended.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
-import { askedLevel, canAccess, type Level } from "../../lib/levels.ts";
+import { askedLevel, canAccess, DEFAULT_LEVEL, LEVELS, type Level } from "../../lib/levels.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { CONTACT_EMAIL } from "../../lib/site-config.ts";
-import { useShownWhole } from "./shown-whole.ts";
+import { useSheetIn, useShownWhole } from "./shown-whole.ts";
 
 const card = "rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-6 shadow-sm sm:p-8";
 const input =
@@ -26,6 +26,8 @@ const input =
 const primary = "cta-button w-full";
 
 const NO_CHAPTERS: ChapterEntry[] = [];
+/** The levels a reader may be sent here to open. */
+const LOCKED_LEVELS = LEVELS.filter((level) => level !== DEFAULT_LEVEL);
 
 /** The server's word for the right password of a code that has ended (issue 44: 6). */
 const ENDED = new Set(["access_code_inactive", "access_code_expired"]);
@@ -48,8 +50,16 @@ export default function ResumeCard() {
   const [leaving, setLeaving] = useState(false);
   // Told, not dropped (issue 22: 8): the session ended because the code signed in elsewhere.
   const [replaced, setReplaced] = useState(false);
-  // Signed in, the card is shown once it knows where the member left off (issue 44: 3).
-  const { whole: placeKnown, settled } = useShownWhole(["place"]);
+  // Nothing moves as the page loads (issue 44: 3). The built page holds the sign-in card (shown
+  // unless the head script saw a session), so it paints at once; a member's card is shown once it
+  // knows where they left off, and once the full sheet is in (the inline CSS holds only what the
+  // built page shows), as are the teasers below.
+  const { whole: placeKnown, settled } = useShownWhole(["place", "sheet"]);
+  const [sheetIn, setSheetIn] = useState(false);
+  useSheetIn(() => {
+    settled("sheet");
+    setSheetIn(true);
+  });
   // Signing in to a code that has ended, with its right password: said in the card, with the way to its notebook.
   const [ended, setEnded] = useState<Ended | null>(null);
 
@@ -105,11 +115,11 @@ export default function ResumeCard() {
         </p>
       )}
       {(auth.isLoading || (auth.isAuthenticated && !placeKnown)) && (
-        <div className={card} aria-busy="true">
+        <div className={`${card}${auth.isLoading ? " authed-only" : ""}`} aria-busy="true">
           <p className="text-[var(--color-muted)]">Loading...</p>
         </div>
       )}
-      {auth.isLoading ? null : auth.isAuthenticated ? (
+      {auth.isAuthenticated ? (
         <section className={card} aria-labelledby="access-title" hidden={!placeKnown}>
           <h1 id="access-title" className="font-serif text-2xl">System Access Granted</h1>
           <p className="mt-4 font-medium">Level: {auth.accessLevel}</p>
@@ -129,16 +139,17 @@ export default function ResumeCard() {
           </button>
         </section>
       ) : (
-        <section className={card} aria-labelledby="enter-title">
+        <section className={`${card}${auth.isLoading ? " anon-only" : ""}`} aria-labelledby="enter-title">
           <h1 id="enter-title" className="font-serif text-2xl">Enter The System</h1>
-          {asked && (
-            <p className="mt-3 text-[var(--color-muted)]" data-testid="asked-level">
-              {asked} chapters are open to members. They open with the access code and password you received on enrollment.{" "}
+          {/* Each locked level's words, in the built page: the one the address asks for shows (resume.astro's head script, global.css). */}
+          {LOCKED_LEVELS.map((locked) => (
+            <p key={locked} className={`asked-${locked} mt-3 text-[var(--color-muted)]`} data-testid={asked === locked ? "asked-level" : undefined}>
+              {locked} chapters are open to members. They open with the access code and password you received on enrollment.{" "}
               <a href="/apply" className="text-[var(--color-ink)] underline underline-offset-4">
-                How to join {asked}
+                How to join {locked}
               </a>
             </p>
-          )}
+          ))}
           {ended && (
             <div role="alert" className="mt-4 rounded-md border border-[var(--color-accent)] p-4 text-sm" data-testid="code-ended">
               <p>{ended.message}</p>
@@ -200,8 +211,12 @@ export default function ResumeCard() {
           </p>
         </section>
       )}
-      {!auth.isLoading && !auth.isAuthenticated && <NotebookDownload key={ended?.given.login ?? ""} given={ended?.notebookKept ? ended.given : undefined} />}
-      {!auth.isLoading && (
+      {!auth.isAuthenticated && (
+        <div className={auth.isLoading ? "anon-only" : undefined}>
+          <NotebookDownload key={ended?.given.login ?? ""} given={ended?.notebookKept ? ended.given : undefined} />
+        </div>
+      )}
+      {!auth.isLoading && sheetIn && (
         <LevelTeasers chapters={allChapters} held={auth.isAuthenticated ? auth.accessLevel : null} className={`${card} mt-6`} />
       )}
     </div>

@@ -5,6 +5,7 @@
  * within `capMs` is waited for no longer.
  */
 import { useCallback, useEffect, useState } from "react";
+import { FULL_SHEET_ID, SHEET_IN } from "../../lib/page-signals.ts";
 
 export const SHOW_ANYWAY_MS = 5000;
 
@@ -24,4 +25,19 @@ export function useSettledOnce(ready: boolean, onSettled: (() => void) | undefin
   useEffect(() => {
     if (ready) onSettled?.();
   }, [ready, onSettled]);
+}
+
+/** Whether the page's full sheet is in (or the page has none to wait for): see SHEET_IN. */
+function sheetIn(): boolean {
+  return document.documentElement.dataset.sheet === "in" || !document.getElementById(FULL_SHEET_ID);
+}
+
+/** Calls `onIn` once the full sheet is in: what only the browser draws waits for it (SHEET_IN). */
+export function useSheetIn(onIn: () => void): void {
+  useEffect(() => {
+    if (sheetIn()) return onIn();
+    const arrived = () => sheetIn() && onIn();
+    addEventListener(SHEET_IN, arrived);
+    return () => removeEventListener(SHEET_IN, arrived);
+  }, [onIn]);
 }
