@@ -186,7 +186,10 @@ describe.each(databaseTargets())("admin submissions, access codes and publishing
 
     const off = await api(`/api/admin/access-codes/${code.login}/active`, asAdmin(cookie, "PUT", { active: false }));
     expect(await off.json()).toMatchObject({ login: code.login, isActive: false });
-    expect((await api("/api/auth/validate", jsonPost({ login: code.login, password: code.password }))).status).toBe(401);
+    // Refused, and told so, to whoever knows its password (issue 44: 6).
+    const refused = await api("/api/auth/validate", jsonPost({ login: code.login, password: code.password }));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: "access_code_inactive" } });
     await api(`/api/admin/access-codes/${code.login}/active`, asAdmin(cookie, "PUT", { active: true }));
     const reset = await api(`/api/admin/access-codes/${code.login}/reset-password`, asAdmin(cookie, "POST"));
     const fresh = (await reset.json()) as { password: string };
