@@ -6,33 +6,11 @@
  */
 import { ApiError, apiRequest } from "../api-client.ts";
 import { conversationKey, openMessage, sealMessage, type MessagePlain, type Sender } from "./crypto.ts";
+import type { ConversationState, MessageView } from "./wire.ts";
 
-/** A message as the server keeps it: sealed. */
-export interface StoredMessage {
-  sequence: number;
-  sender: Sender;
-  kind: "message" | "task";
-  memberKey: string;
-  operatorKey: string;
-  iv: string;
-  ciphertext: string;
-  taskDue: string | null;
-  taskDoneAt: string | null;
-  answerTo: number | null;
-  readAt: string | null;
-  createdAt: string;
-}
-
-/** What may be said of a conversation without its words. */
-export interface ConversationState {
-  id: string;
-  tier: string;
-  dueAt: string | null;
-  waitingSince: string | null;
-  settled: "answered" | "no_reply" | null;
-  lastMessageAt: string | null;
-  windowHours: number;
-}
+export type { ConversationState };
+/** A message as the server keeps it: sealed (wire.ts). */
+export type StoredMessage = MessageView;
 
 /** A message opened (or said unopenable: `plain` null). */
 export type OpenedMessage = Omit<StoredMessage, "iv" | "ciphertext"> & { plain: MessagePlain | null };

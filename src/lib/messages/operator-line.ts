@@ -5,34 +5,16 @@
  * browser, replies and tasks sealed there. The panel's Messages tab draws it.
  */
 import { apiRequest } from "../api-client.ts";
-import { lockAway, openVault, renewVaultRecovery, replaceVaultPassphrase, type WrappedKeys } from "../notebook/crypto.ts";
+import { lockAway, openVault, renewVaultRecovery, replaceVaultPassphrase } from "../notebook/crypto.ts";
 import { run } from "../notebook/device-keys.ts";
 import { OPERATOR_KEYS_DATABASE } from "../storage-keys.ts";
 import { fingerprint, MESSAGING_VAULT, newKeyPair, type MessagePlain } from "./crypto.ts";
 import { ConversationKeys, type ConversationState, type OpenedMessage, type StoredMessage } from "./line.ts";
-
-
-/** The operator's key as the server keeps it. */
-export interface OperatorKeyInfo extends WrappedKeys {
-  publicKey: string;
-  version: number;
-  recoveryKept: boolean;
-  createdAt: string;
-}
+import type { InboxEntry as StoredInboxEntry, OperatorKeyView as OperatorKeyInfo } from "./wire.ts";
 
 /** A conversation in the inbox, its last message opened. */
-export interface InboxEntry extends Omit<ConversationState, "windowHours"> {
-  login: string;
-  active: boolean;
-  memberKey: string | null;
-  unread: number;
-  openTasks: number;
-  doneTasks: number;
+export interface InboxEntry extends Omit<StoredInboxEntry, "last"> {
   last: OpenedMessage | null;
-}
-
-interface StoredInboxEntry extends Omit<InboxEntry, "last"> {
-  last: StoredMessage | null;
 }
 
 export interface OpenConversation {
@@ -65,7 +47,6 @@ async function keepKey(publicKey: string, key: CryptoKey): Promise<void> {
     OPERATOR_KEYS_DATABASE,
   );
 }
-
 
 export type OperatorKeyState = { kind: "none" } | { kind: "locked"; info: OperatorKeyInfo } | { kind: "open"; info: OperatorKeyInfo; print: string };
 

@@ -16,6 +16,7 @@ import { conflict, HttpError, notFound } from "../http/errors.ts";
 import { take, type Limit } from "../access/rate-limit.ts";
 import { RETRY_WINDOW_MS } from "../leads/backoff.ts";
 import type { Level } from "../../lib/levels.ts";
+import type { ConversationState, InboxEntry, MessageView, OperatorKeyView } from "../../lib/messages/wire.ts";
 import { NOTEBOOK_KEPT_DAYS } from "../notebook/notebook.ts";
 
 /** A member's messages per hour (the operator's are not counted): someone writing to their coach stays far below. */
@@ -28,45 +29,6 @@ export const isMessagingTier = (level: string | null): level is MessagingTier =>
 export interface ReplyWindows {
   architectHours: number;
   mastermindHours: number;
-}
-
-export interface OperatorKeyView {
-  publicKey: string;
-  salt: string;
-  iterations: number;
-  byPassphrase: string;
-  byRecovery: string;
-  version: number;
-  recoveryKept: boolean;
-  createdAt: string;
-}
-
-/** A message as both browsers get it: sealed, with its place and marks. */
-export interface MessageView {
-  sequence: number;
-  sender: "member" | "operator";
-  kind: "message" | "task";
-  memberKey: string;
-  operatorKey: string;
-  iv: string;
-  ciphertext: string;
-  taskDue: string | null;
-  taskDoneAt: string | null;
-  answerTo: number | null;
-  readAt: string | null;
-  createdAt: string;
-}
-
-/** What may be said of a conversation without its words. */
-export interface ConversationState {
-  id: string;
-  tier: Level;
-  /** When an answer is due for the oldest message waiting (null: none waiting). */
-  dueAt: string | null;
-  waitingSince: string | null;
-  settled: "answered" | "no_reply" | null;
-  lastMessageAt: string | null;
-  windowHours: number;
 }
 
 export interface SendMessage {
@@ -372,17 +334,6 @@ export async function conversationExport(db: Database, accessCodeId: number): Pr
 }
 
 // -- The operator's side ------------------------------------------------------------------------
-
-/** A conversation in the operator's inbox: whose, its tier, the last message (sealed), when an answer is due. */
-export interface InboxEntry extends Omit<ConversationState, "windowHours"> {
-  login: string;
-  active: boolean;
-  memberKey: string | null;
-  unread: number;
-  openTasks: number;
-  doneTasks: number;
-  last: MessageView | null;
-}
 
 /** Every conversation, the most pressing first: by when an answer is due, then the latest. */
 export async function inbox(db: Database): Promise<InboxEntry[]> {
