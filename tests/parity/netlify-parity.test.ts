@@ -5,6 +5,8 @@
  * without editing this file.
  * Needs PostgreSQL (TEST_DATABASE_URL): the emulator runs functions in worker threads of this
  * process, and the embedded database cannot be shared that way.
+ * The emulator's functions are bundled once and kept warm, as on Netlify (warm-functions.ts):
+ * unchanged, it bundles and loads the API again for every request (about 3 s each).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +24,7 @@ import { StaticSite } from "../../src/server/host/static-site.ts";
 import { listChapters } from "../../src/server/repositories/chapters.ts";
 import { createScratchDatabase, testDatabaseUrl } from "../support/databases.ts";
 import { FUNCTION_PATTERNS } from "../support/routes.ts";
+import { warmFunctions, type WarmFunctions } from "./warm-functions.ts";
 import { parse } from "smol-toml";
 
 const baseUrl = testDatabaseUrl();
@@ -32,6 +35,7 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
   let database: DatabaseHandle;
   let siteRoot: string;
   let dev: NetlifyDev;
+  let warm: WarmFunctions | undefined;
   let local: (request: Request) => Promise<Response>;
   const sample: Record<string, string> = {};
 
@@ -76,11 +80,13 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
       geolocation: { enabled: false },
       environmentVariables: { enabled: false },
     });
+    warm = warmFunctions();
     await dev.start();
   }, 300_000);
 
   afterAll(async () => {
     await dev?.stop();
+    await warm?.restore();
     await database?.close();
     await scratch?.drop();
     if (siteRoot) fs.rmSync(siteRoot, { recursive: true, force: true });
@@ -116,7 +122,7 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
       expect(remote!.headers.get(name), name).toBeTruthy();
       expect(mine.headers.get(name), name).toBe(remote!.headers.get(name));
     }
-  }, 120_000); // @netlify/dev bundles the chapter-page function on its first request
+  }, 120_000); // (the first answer waits for @netlify/dev's first bundles)
 
   it("answers every redirect of netlify.toml alike", async () => {
     const { redirects } = parse(fs.readFileSync(path.join(projectRoot, "netlify.toml"), "utf8")) as {
@@ -167,5 +173,7 @@ describe.skipIf(!baseUrl)("Netlify parity (@netlify/dev vs the local host)", () 
         expect(mineText, pathname).toBe(remoteText);
       }
     }
+    // The emulator ran its functions warm (were it not, this file takes minutes: warm-functions.ts).
+    expect(warm!.invocations).toBeGreaterThanOrEqual(pathnames.length);
   }, 600_000);
 });
