@@ -60,6 +60,8 @@ export const KEPT_STATES = [
   /data-has-note/,
   /\[open\]/,
   /aria-current/,
+  // The drawer's links, which a page other than a chapter's gets from the page script (issue 45: 1).
+  /\.drawer-link/,
   new RegExp(String.raw`(^|\s)${RAISED}:focus-visible${RAISED}$`),
   new RegExp(`^${RAISED}::placeholder$`),
   new RegExp(`^(html|body|:root)${RAISED}$`),

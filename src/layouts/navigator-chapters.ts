@@ -1,7 +1,7 @@
 /**
- * The chapter list every page's navigator is built with: slug, title, level and order only
- * (never content, so locked chapters stay locked). Read from the build's content snapshot; a
- * page rendered without one (astro dev) gets an empty list and the navigator loads it live.
+ * The chapter list the build knows: slug, title, level and order only (never content, so locked
+ * chapters stay locked), read from the build's content snapshot; `/` names the first chapter
+ * from it. (No page carries the list: decision 0029.) Without a snapshot (astro dev), an empty list.
  */
 import { readSnapshot } from "../server/build/snapshot.ts";
 import type { ChapterEntry } from "../stores/reader-chapters.ts";

@@ -16,7 +16,7 @@ export const WAKE_SCAN = "wake:scan";
  */
 export const WAKE_NOTEBOOK = "wake:notebook";
 
-/** Wakes the Navigator island: the chapter rail must show another list than the built one. */
+/** The Navigator island's client:interaction name (it wakes when the reader points at it, touches it or tabs into it). */
 export const WAKE_NAVIGATOR = "wake:navigator";
 
 /**
@@ -26,8 +26,17 @@ export const WAKE_NAVIGATOR = "wake:navigator";
  */
 export const SESSION_CHECKED = "session-checked";
 
-/** The page's `<script type="application/json">` block holding its built chapter list. */
-export const BUILT_CHAPTERS_ID = "built-chapters";
+/**
+ * The rail's and the drawer's chapter lists (issue 45: 1). A chapter page's first response holds
+ * the chapters near its own (src/lib/chapter-lists.ts `nearby`), other pages none; the page
+ * script puts the level's whole list in, from the one shared list (GET /api/chapters, cached),
+ * and again whenever the Navigator island sends SHOW_CHAPTERS (`{ chapters, current }`: the
+ * selected level's chapters and the current slug), which it does when its list, level or reader
+ * changes. The island never renders these items itself.
+ */
+export const RAIL_LIST_ID = "rail-list";
+export const DRAWER_LIST_ID = "drawer-list";
+export const SHOW_CHAPTERS = "show-chapters";
 
 /**
  * The page's `<template>` of `<link rel="prefetch">`s for its islands' files

@@ -4,7 +4,7 @@ import { chaptersFor as libChaptersFor, type ChapterEntry } from "../lib/level-c
 import { canAccess as libCanAccess, levelOf as libLevelOf, LEVELS, type Level } from "../lib/levels.ts";
 import { SIGNED_IN_COOKIE } from "../lib/storage-keys.ts";
 import { MEMBER_STORAGE_KEYS } from "../lib/notebook/device-keys.ts";
-import { canAccess, chaptersFor, levelOf, mayHoldSession, MEMBER_KEYS, railOutdated, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
+import { canAccess, chaptersFor, levelOf, mayHoldSession, MEMBER_KEYS, readerMove, scrollPercent, selectedLevel, STEPS } from "./page.ts";
 
 const chapter = (id: number, level: string | null, order = id): ChapterEntry => ({ id, slug: `c${id}`, title: `Chapter ${id}`, level, order });
 
@@ -118,17 +118,3 @@ describe("readerMove: the chapter on screen against the live list", () => {
   });
 });
 
-describe("railOutdated", () => {
-  const built = [chapter(1, null), chapter(2, null)];
-
-  it("is false for the list the page was built with", () => {
-    expect(railOutdated(built, built.map((c) => ({ ...c })))).toBe(false);
-  });
-
-  it("is true when a chapter came, went, moved or was renamed", () => {
-    expect(railOutdated(built, [...built, chapter(3, null)])).toBe(true);
-    expect(railOutdated(built, [built[0]!])).toBe(true);
-    expect(railOutdated(built, [built[1]!, built[0]!])).toBe(true);
-    expect(railOutdated(built, [built[0]!, { ...built[1]!, title: "Renamed" }])).toBe(true);
-  });
-});

@@ -9,14 +9,16 @@
  *   island is up; the meeting request (/in-person);
  * - chapter pages: ArrowLeft/h and ArrowRight/l (the server-rendered rel=prev/next links), the
  *   reading-progress bar (also /apply), the rail hiding on scrolling down, the live chapter-list
- *   check (a redirect or a level switch,
- *   SPEC.md section 4), continue reading, "On this page" and the reading heartbeats.
+ *   check for a member (a redirect or a level switch, SPEC.md section 4), continue reading, "On
+ *   this page" and the reading heartbeats;
+ * - the rail's and the drawer's items, from the one shared chapter list (issue 45: 1), whenever
+ *   it is known: this tab's copy, a member's page's own fetch, or the Navigator island's word.
  *
  * The islands take over without doing anything twice. They read what this script stored (the
  * session, the selected level, the cached chapter list) instead of asking again; the keys, the
  * progress bar and the rail's scrolling stay here for good. The Navigator island
  * (client:interaction) wakes when the reader points at it or touches it and adopts a drawer
- * opened here; it is woken early only when the rail must show another list than the built one.
+ * opened here.
  * The Toasts island wakes with a notice.
  *
  * It shares no module with the islands, so it ships as one small file: constants come from
@@ -25,7 +27,16 @@
  */
 import type { ChapterEntry } from "../lib/level-chapters.ts";
 import type { Level } from "../lib/levels.ts";
-import { BOOK_FACE, BUILT_CHAPTERS_ID, FACE_NEXT, FULL_SHEET_ID, SHEET_IN, ISLAND_FILES_ID, SESSION_CHECKED, WAKE_NAVIGATOR, WAKE_TOASTS } from "../lib/page-signals.ts";
+import {
+  BOOK_FACE,
+  FACE_NEXT,
+  FULL_SHEET_ID,
+  SHEET_IN,
+  ISLAND_FILES_ID,
+  SESSION_CHECKED,
+  SHOW_CHAPTERS,
+  WAKE_TOASTS,
+} from "../lib/page-signals.ts";
 import {
   AUTH_KEY,
   CHAPTER_LIST_KEY,
@@ -42,8 +53,9 @@ import {
 } from "../lib/storage-keys.ts";
 import { currentTheme, setTheme } from "../stores/theme.ts";
 import { nextRailState, type RailScrollState } from "./rail-visibility.ts";
-// Built as a script of its own (an IIFE), whose address only is in this one.
+// Built as scripts of their own (IIFEs), whose addresses only are in this one.
 import personalScript from "./personal.ts?worker&url";
+import listsScript from "./chapter-lists-view.ts?worker&url";
 
 const LEVELS: readonly string[] = ["Operator", "Architect", "Mastermind"];
 /** A level's rank, lowest 0; -1 for anything that is no level (null: nobody signed in). */
@@ -83,9 +95,30 @@ export function readerMove(slug: string, all: readonly ChapterEntry[], stored: s
   return { level, go: chaptersFor(all, level, held)[0]?.slug };
 }
 
-/** Whether the rail must show another list than the one the page was built with. */
-export function railOutdated(built: readonly ChapterEntry[], shown: readonly ChapterEntry[]): boolean {
-  return built.length !== shown.length || built.some((c, i) => c.slug !== shown[i]!.slug || c.title !== shown[i]!.title);
+/** What the rail and the drawer show: a level's chapters in reading order, and the current one's slug. */
+export interface ChapterLists {
+  chapters: readonly ChapterEntry[];
+  current: string | null;
+}
+
+/** Where the page script keeps the lists last sent, for chapter-lists-view.ts. */
+const lists = document.documentElement as HTMLElement & { chapterLists?: ChapterLists };
+
+/** Loads a script of its own (an IIFE). */
+const load = (src: string) => document.head.append(Object.assign(document.createElement("script"), { src }));
+
+/** Shows `chapters` in the rail and the drawer (chapter-lists-view.ts). */
+const showChapters = (chapters: readonly ChapterEntry[], current: string | null) =>
+  dispatchEvent(new CustomEvent<ChapterLists>(SHOW_CHAPTERS, { detail: { chapters, current } }));
+
+/** The chapter list this tab fetched less than 15 minutes ago (as the chapter-list store keeps it), if any. */
+function cachedChapters(): ChapterEntry[] | null {
+  try {
+    const cached = JSON.parse(read(CHAPTER_LIST_KEY, sessionStorage) || "{}") as { at?: number; chapters?: ChapterEntry[] };
+    return cached.at! > Date.now() - CHAPTER_LIST_TTL_MS ? cached.chapters! : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -241,7 +274,14 @@ export function startPage(): void {
     const files = document.getElementById(ISLAND_FILES_ID) as HTMLTemplateElement | null;
     if (files) document.head.append(files.content);
     later();
+    reach();
   };
+  // The reader reaches for the chapter lists: a touch or a key anywhere (above: a Tab to the rail
+  // is a key), or the pointer on the rail or the menu. Only then does an anonymous reader's page
+  // fetch the whole list (startReading): one who only reads never downloads it (issue 45: 1).
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  for (const control of document.querySelectorAll('.rail, [aria-controls="chapter-drawer"]')) control.addEventListener("pointerover", reach, { once: true });
   // After a key, or a press's click (bubbling here once the page has answered it) or its cancel (a scroll).
   for (const type of ["keydown", "click", "pointercancel"]) addEventListener(type, () => afterFrame(prefetch), { capture: true, once: true });
 
@@ -283,6 +323,14 @@ export function startPage(): void {
       .catch(() => undefined)
       .finally(() => (root.dataset.face = FACE_NEXT));
   };
+
+  // The navigator's lists (issue 45: 1), from this script (a chapter page's) or the Navigator
+  // island once it is up: the last one sent is kept, for the script that shows them, loaded the
+  // first time. (A page other than a chapter's shows its drawer's list once the island is up.)
+  addEventListener(SHOW_CHAPTERS, (event) => {
+    if (!lists.chapterLists) load(listsScript);
+    lists.chapterLists = (event as CustomEvent<ChapterLists>).detail;
+  });
 
   // A notice the previous page left: the Toasts island shows it (src/lib/notify.ts).
   if (read(PENDING_NOTICE_KEY, sessionStorage)) dispatchEvent(new Event(WAKE_TOASTS));
@@ -369,7 +417,7 @@ export function startPage(): void {
   }
 
   const article = document.querySelector<HTMLElement>("[data-chapter-slug]");
-  if (article) onScroll.push(startReading(article, session, rail, preview));
+  if (article) onScroll.push(startReading(article, session, reached, preview));
 
   // (No passive flag: a scroll event cannot be cancelled, so it never holds the scrolling up.)
   let frame = 0;
@@ -382,29 +430,35 @@ export function startPage(): void {
 }
 
 /** A chapter page: the chapter marked, the list check, heartbeats, continue reading. Answers its work on scroll. */
-function startReading(article: HTMLElement, session: Promise<Level | null | undefined>, rail: HTMLElement | null, preview?: string): () => void {
+function startReading(article: HTMLElement, session: Promise<Level | null | undefined>, reached: Promise<void>, preview?: string): () => void {
   const slug = article.dataset.chapterSlug!;
   const level = levelOf(article.dataset.chapterLevel);
 
   // The live chapter list, cached 15 minutes as the chapter-list store keeps it (which then finds
-  // it there); the list the page was built with stands in when it cannot be had. Asked once the
-  // page has loaded and is idle: the first paint waits for nothing it fetches (issue 20: 3).
-  const built = JSON.parse(document.getElementById(BUILT_CHAPTERS_ID)?.textContent || "[]") as ChapterEntry[];
-  const cached = JSON.parse(read(CHAPTER_LIST_KEY, sessionStorage) || "{}") as { at?: number; chapters?: ChapterEntry[] };
-  const list =
-    cached.at! > Date.now() - CHAPTER_LIST_TTL_MS
-      ? Promise.resolve(cached.chapters!)
-      : new Promise<void>((idle) => afterLoad(idle)).then(() => get<ChapterEntry[]>("/api/chapters")).then((chapters) => {
-          write(CHAPTER_LIST_KEY, JSON.stringify({ at: Date.now(), chapters }), sessionStorage);
-          return chapters;
-        }, () => built);
+  // it there), to check the reader's place (SPEC.md section 4: a redirect or a level switch) and
+  // to list their level in the rail and the drawer. A member's page asks for it once the page has
+  // loaded and is idle (the first paint waits for nothing it fetches: issue 20: 3). An anonymous
+  // reader's page (an open chapter, served live: purged at every change) asks only once the reader
+  // reaches for the lists (issue 45: 1); until then they hold the chapters near this one.
+  const loaded = new Promise<void>((idle) => afterLoad(idle));
+  const cached = cachedChapters();
+  const list: Promise<ChapterEntry[] | null> = cached
+    ? Promise.resolve(cached)
+    : session.then((held) =>
+        (held && !preview ? loaded : reached)
+          .then(() => get<ChapterEntry[]>("/api/chapters"))
+          .then(
+            (chapters) => (write(CHAPTER_LIST_KEY, JSON.stringify({ at: Date.now(), chapters }), sessionStorage), chapters),
+            () => null,
+          ),
+      );
   void Promise.all([session, list]).then(([held, chapters]) => {
     if (held === undefined) return;
     // A preview shows its chapter whatever the lists hold (a draft is in none).
-    const move: { level: Level; go?: string } = preview ? { level } : readerMove(slug, chapters, read(SELECTED_LEVEL_KEY), held);
+    const move: { level: Level; go?: string } = preview || !chapters ? { level } : readerMove(slug, chapters, read(SELECTED_LEVEL_KEY), held);
     if (move.go) return location.replace(`/${move.go}`);
     write(SELECTED_LEVEL_KEY, move.level);
-    if (rail && railOutdated(chaptersFor(built, "Operator", null), chaptersFor(chapters, move.level, held))) dispatchEvent(new Event(WAKE_NAVIGATOR));
+    if (chapters) showChapters(chaptersFor(chapters, move.level, held), slug);
   });
 
   // Continue reading (beyond the spec): per level, the chapter last read and the subsection being
@@ -450,7 +504,7 @@ function startReading(article: HTMLElement, session: Promise<Level | null | unde
   // (src/scripts/personal.ts): an anonymous reader's page carries none of it (issue 32).
   void session.then((held) => {
     if (!preview && (held || `${read(NOTEBOOK_LOCAL_KEY)}${read(NOTEBOOK_PENDING_KEY)}`.includes(`"${slug}":`)))
-      document.head.append(Object.assign(document.createElement("script"), { src: personalScript }));
+      load(personalScript);
   });
 
   return () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { builtChapters, chaptersFor, provideBuiltChapters, type ChapterEntry } from "./reader-chapters.ts";
+import { chaptersFor, type ChapterEntry } from "./reader-chapters.ts";
 
 const entry = (id: number, title: string, level: string | null, order: number): ChapterEntry => ({ id, slug: `chapter-${id}`, title, level, order });
-
-describe("the built chapter list", () => {
-  it("is handed to the islands on the server and written as a data block no title can break out of", () => {
-    const list = [entry(1, "</script><script>alert(1)</script>", "Operator", 0), entry(2, "A <b> & \u2028 c", null, 1)];
-    const block = provideBuiltChapters(list);
-    expect(block).not.toContain("<");
-    expect(JSON.parse(block)).toEqual(list);
-    expect(builtChapters()).toEqual(list);
-  });
-});
 
 describe("chaptersFor", () => {
   const list = [entry(3, "c", "Architect", 0), entry(2, "b", null, 1), entry(1, "a", "Operator", 1), entry(4, "d", "Operator", 0)];

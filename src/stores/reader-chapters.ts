@@ -2,18 +2,16 @@
  * The reader's chapter list (SPEC.md sections 2, 4 and 9): GET /api/chapters, cached for 15
  * minutes in sessionStorage, filtered to the selected level and to what the reader may access.
  *
- * Pages carry the chapter list they were built with (`builtChapters`), so the rail and the drawer
- * render complete HTML before any script runs; the fresh list then replaces it. On a chapter
- * page the page script (src/scripts/page.ts) has usually fetched it already: this store then
- * finds it in the cache. (Previous/Next
- * are rendered by the server within the chapter's level: src/lib/chapter-body.ts.)
+ * A page carries no chapter list of its own (issue 45: 1): a chapter page's first response holds
+ * the chapters near its own, and the page script shows the whole list (src/scripts/page.ts) from
+ * this same cache, which it may have filled already. (Previous/Next are rendered by the server
+ * within the chapter's level: src/lib/chapter-body.ts.)
  * The current chapter is a store too: static pages set it from `data-chapter-slug`, and a reader
  * that fetches a chapter at run time calls `setCurrentChapter(slug)`.
  */
 import { atom, computed } from "nanostores";
 import { apiRequest } from "../lib/api-client.ts";
 import { chaptersFor, type ChapterEntry } from "../lib/level-chapters.ts";
-import { BUILT_CHAPTERS_ID } from "../lib/page-signals.ts";
 import { CHAPTER_LIST_KEY, CHAPTER_LIST_TTL_MS } from "../lib/storage-keys.ts";
 import { $auth, restoreAuth } from "./auth.ts";
 import { $selectedLevel, restoreSelectedLevel } from "./selected-level.ts";
@@ -34,38 +32,6 @@ export const $currentChapter = atom<string | null>(null);
 export const $levelChapters = computed([$chapterList, $selectedLevel, $auth], (list, level, auth) =>
   chaptersFor(list.chapters, level, auth.isAuthenticated ? auth.accessLevel : null),
 );
-
-let built: ChapterEntry[] | undefined;
-
-/**
- * The chapter list the page was built with, which the navigator renders before
- * the fresh list arrives. On the server it is what the layout gave `provideBuiltChapters` before
- * the islands render; in the browser, the page's data block. One copy per page, where island
- * props would carry one per island.
- */
-export function builtChapters(): ChapterEntry[] {
-  if (built === undefined && typeof document !== "undefined") {
-    try {
-      built = JSON.parse(document.getElementById(BUILT_CHAPTERS_ID)?.textContent || "[]") as ChapterEntry[];
-    } catch {
-      built = [];
-    }
-  }
-  return built ?? [];
-}
-
-/** Server side: sets the list the page's islands render with, and returns its data block's text. */
-export function provideBuiltChapters(chapters: ChapterEntry[]): string {
-  built = chapters;
-  // "<" escaped, so no title can close the script element.
-  return JSON.stringify(chapters).replace(/</g, "\\u003c");
-}
-
-/** Seeds the list with the page's built copy (shown until the fresh list arrives). */
-export function seedChapterList(): void {
-  const chapters = builtChapters();
-  if ($chapterList.get().chapters.length === 0) $chapterList.set({ status: "loading", chapters });
-}
 
 export function setCurrentChapter(slug: string | null): void {
   $currentChapter.set(slug);

@@ -105,12 +105,12 @@ for (const size of SIZES) {
       const drawer = page.getByRole("dialog", { name: "Chapters" });
       await expect(drawer).toBeVisible();
       await expect.poll(() => drawer.evaluate((el) => el.getBoundingClientRect().left)).toBeGreaterThanOrEqual(0);
-      // The pointer meets the backdrop (which belongs to the drawer's dialog), not the header's links.
-      const covered = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.id === "chapter-drawer", {
-        x: box.x + box.width - 24,
-        y: box.y + box.height / 2,
-      });
-      expect(covered, "the header still takes the pointer").toBe(true);
+      // The pointer meets the backdrop (which belongs to the drawer's dialog), not the header's links:
+      // once it has slid in (a drawer the page script opens is made modal then: page.ts openAtOnce,
+      // a frame or more after its slide ends on a busy machine).
+      const covered = () =>
+        page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.id === "chapter-drawer", { x: box.x + box.width - 24, y: box.y + box.height / 2 });
+      await expect.poll(covered, { message: "the header still takes the pointer" }).toBe(true);
       for (const [index, point] of points.entries()) {
         const after = await pixel(page, point.x, point.y);
         expect(brightness(after), `pixel ${JSON.stringify(point)}: ${before[index]} before, ${after} with the drawer open`).toBeLessThan(brightness(before[index]!) * 0.7);

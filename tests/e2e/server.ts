@@ -8,6 +8,8 @@
  * run side by side without sharing a database, and none builds the site again at start (the
  * copied build's stamp matches its copied database).
  */
+import { openDatabase } from "../../src/server/db/client.ts";
+import { growBook } from "../support/grown-book.ts";
 import { startProduct, type ProductServer } from "../support/product-server.ts";
 import fs from "node:fs";
 import path from "node:path";
@@ -64,15 +66,24 @@ export async function startWorkerSite(index: number, run: number): Promise<{ sit
 
 /**
  * A server of its own on the seed book alone (a copy of the template), for a test whose figures
- * must not depend on what earlier tests added to its worker's book (chapters grow every page's
- * chapter list). Stop it when done.
+ * must not depend on what earlier tests added to its worker's book; with `chapters`, on the seed
+ * book grown to that many chapters (issue 45). Stop it when done.
  */
-export async function startSeedSite(index: number): Promise<{ url: string; stop: () => Promise<unknown> }> {
-  const dataDir = path.join(E2E_DATA_DIR, `seed-${index}`);
+export async function startSeedSite(index: number, { chapters }: { chapters?: number } = {}): Promise<{ url: string; stop: () => Promise<unknown> }> {
+  const dataDir = path.join(E2E_DATA_DIR, `${chapters ? `book-${chapters}` : "seed"}-${index}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
+  if (chapters) {
+    // A grown book (tests/support/grown-book.ts): the server builds its site again at start.
+    const database = await openDatabase({ driver: "pglite", dataDir });
+    try {
+      await growBook(database.db, chapters);
+    } finally {
+      await database.close();
+    }
+  }
   // Past every worker's port.
-  const port = E2E_PORT + 50 + index;
+  const port = E2E_PORT + 50 + index + (chapters ? 10 : 0);
   const server = await startProductServer(dataDir, port);
   return { url: `http://localhost:${port}`, stop: () => server.stop() };
 }

@@ -18,22 +18,14 @@ import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import { canAccess, LEVELS, type Level } from "../../lib/levels.ts";
 import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from "../../lib/search-query.ts";
-import { FOOTER_LINKS, railNumber } from "./links.ts";
+import { FOOTER_LINKS } from "./links.ts";
 import { $auth } from "../../stores/auth.ts";
 import { teasersFor } from "../../lib/level-chapters.ts";
 import LevelTeasers from "./LevelTeasers.tsx";
-import {
-  $chapterList,
-  $currentChapter,
-  $levelChapters,
-  builtChapters,
-  chaptersFor,
-  seedChapterList,
-  startReader,
-} from "../../stores/reader-chapters.ts";
+import { $chapterList, $currentChapter, $levelChapters, startReader } from "../../stores/reader-chapters.ts";
 import { $selectedLevel, selectLevel } from "../../stores/selected-level.ts";
 import { CloseIcon, LockIcon, MenuIcon } from "./icons.tsx";
-import { DRAWER_TOC_ID, ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
+import { DRAWER_LIST_ID, DRAWER_TOC_ID, ON_THIS_PAGE_SHELL, RAIL_LIST_ID, SHOW_CHAPTERS } from "../../lib/page-signals.ts";
 import { createTooltipTimer } from "./tooltip-timer.ts";
 
 /** The description a locked level's button carries. */
@@ -69,6 +61,31 @@ function onThisPage(): string {
   return document.getElementById(DRAWER_TOC_ID)?.innerHTML ?? "";
 }
 
+/** The items the server renders the rail's and the drawer's lists with (Header.astro provides them). */
+let served = { rail: "", drawer: "" };
+
+/**
+ * Server side: the items the lists are rendered with (the chapter shell's placeholders, which the
+ * chapter page function fills with the chapters near the page's own; on other pages the drawer's
+ * note that its list is on its way).
+ */
+export function provideListItems(items: { rail: string; drawer: string }): void {
+  served = items;
+}
+
+/**
+ * A chapter list's items as the page holds them: the island renders the list element only, and
+ * never its items, which the page script puts in (page-signals.ts SHOW_CHAPTERS), so hydration
+ * keeps what the page shows and React never writes them again.
+ */
+function listItems(id: string, which: "rail" | "drawer"): string {
+  if (typeof document === "undefined") return served[which];
+  return document.getElementById(id)?.innerHTML ?? "";
+}
+
+/** The rail button an event came from or went to, if any. */
+const railLink = (target: EventTarget | null) => (target instanceof Element ? target.closest<HTMLAnchorElement>("a.rail-link") : null);
+
 /** Whether the page script opened the drawer before this island woke (a tap it must not lose). */
 function openedEarly(): boolean {
   return typeof document !== "undefined" && document.querySelector<HTMLDialogElement>("dialog#chapter-drawer")?.open === true;
@@ -77,8 +94,9 @@ function openedEarly(): boolean {
 export default function Navigator({ rail = false }: Props) {
   const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(openedEarly);
-  const storeList = useStore($levelChapters);
-  const allChapters = useStore($chapterList).chapters;
+  const levelChapters = useStore($levelChapters);
+  const chapterList = useStore($chapterList);
+  const allChapters = chapterList.chapters;
   /** A locked level whose teasers the drawer shows in place of the list (its lock was chosen). */
   const [teased, setTeased] = useState<Level | null>(null);
   const storeCurrent = useStore($currentChapter);
@@ -92,6 +110,8 @@ export default function Navigator({ rail = false }: Props) {
   const searchBox = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState("");
   const [toc] = useState(onThisPage);
+  const [railHtml] = useState(() => listItems(RAIL_LIST_ID, "rail"));
+  const [drawerHtml] = useState(() => listItems(DRAWER_LIST_ID, "drawer"));
   /** The rail button whose title shows beside it, and where (its middle, from the top of the screen). */
   const [tip, setTip] = useState<{ title: string; top: number } | null>(null);
   const tips = useMemo(
@@ -106,15 +126,17 @@ export default function Navigator({ rail = false }: Props) {
     [],
   );
 
-  // Before mounting, render exactly what the server rendered: the Operator chapters, none of them
-  // current (every chapter page is the one chapter shell, filled in on the server).
-  const levelChapters = mounted ? storeList : chaptersFor(builtChapters(), "Operator", null);
-  const currentSlug = mounted ? storeCurrent : null;
+  // Before mounting, render exactly what the server rendered: Operator selected, nobody signed in.
   const level: Level = mounted ? selected : "Operator";
   const held = mounted && auth.isAuthenticated ? auth.accessLevel : null;
 
+  // The lists' items: the page script shows the selected level's chapters, once the list is known
+  // (a list that failed to load leaves what the page shows).
   useEffect(() => {
-    seedChapterList();
+    if (mounted && (chapterList.status === "ready" || allChapters.length > 0)) dispatchEvent(new CustomEvent(SHOW_CHAPTERS, { detail: { chapters: levelChapters, current: storeCurrent } }));
+  }, [mounted, chapterList.status, allChapters.length, levelChapters, storeCurrent]);
+
+  useEffect(() => {
     setMounted(true);
     // Words typed into the box before this island woke are kept (the box is uncontrolled).
     if (searchBox.current?.value) setQuery(searchBox.current.value);
@@ -177,9 +199,9 @@ export default function Navigator({ rail = false }: Props) {
     setOpen(true);
   };
   // A tooltip follows a mouse or pen, and keyboard focus; a finger on a phone just follows the link.
-  const tipEnter = (event: PointerEvent<HTMLAnchorElement> | FocusEvent<HTMLAnchorElement>) => {
+  const tipEnter = (event: PointerEvent | FocusEvent, link: HTMLAnchorElement) => {
     if ("pointerType" in event && event.pointerType === "touch") return;
-    tips.enter(event.currentTarget);
+    tips.enter(link);
   };
   const tipLeave = () => tips.leave();
 
@@ -199,8 +221,7 @@ export default function Navigator({ rail = false }: Props) {
     if (here && chapters[0] && !chapters.some((c) => c.slug === here)) window.location.replace(`/${chapters[0].slug}`);
   };
 
-  const choose = (event: MouseEvent<HTMLAnchorElement>, slug: string) => go(event, `/${slug}`);
-  const go = (event: MouseEvent<HTMLAnchorElement>, url: string) => {
+  const go = (event: MouseEvent, url: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
     event.preventDefault();
     setOpen(false);
@@ -250,26 +271,25 @@ export default function Navigator({ rail = false }: Props) {
           data-testid="rail"
           className="rail fixed top-14 bottom-0 left-0 z-30 hidden w-[var(--width-rail)] flex-col items-center gap-1 border-r border-[var(--color-line)] bg-[var(--color-panel)] py-3 sm:flex"
         >
-          <ol className="flex flex-col items-center gap-1 overflow-y-auto">
-            {levelChapters.map((chapter, index) => (
-              <li key={chapter.slug}>
-                <a
-                  href={`/${chapter.slug}`}
-                  // The visible number first (WCAG 2.5.3), then what it stands for.
-                  aria-label={`${railNumber(index)} ${chapter.title}`}
-                  data-title={chapter.title}
-                  aria-current={chapter.slug === currentSlug ? "page" : undefined}
-                  className="rail-link"
-                  onPointerEnter={tipEnter}
-                  onPointerLeave={tipLeave}
-                  onFocus={tipEnter}
-                  onBlur={tipLeave}
-                >
-                  {railNumber(index)}
-                </a>
-              </li>
-            ))}
-          </ol>
+          <ol
+            id={RAIL_LIST_ID}
+            className="flex flex-col items-center gap-1 overflow-y-auto"
+            dangerouslySetInnerHTML={{ __html: railHtml }}
+            // Each button's title beside it (the tooltip), by delegation: the items are the page script's.
+            onPointerOver={(event) => {
+              const to = railLink(event.target);
+              if (to && railLink(event.relatedTarget) !== to) tipEnter(event, to);
+            }}
+            onPointerOut={(event) => {
+              const from = railLink(event.target);
+              if (from && railLink(event.relatedTarget) !== from) tipLeave();
+            }}
+            onFocus={(event) => {
+              const to = railLink(event.target);
+              if (to) tipEnter(event, to);
+            }}
+            onBlur={tipLeave}
+          />
           {tip && (
             <div role="tooltip" className="rail-tooltip" style={{ top: tip.top }}>
               {tip.title}
@@ -392,22 +412,18 @@ export default function Navigator({ rail = false }: Props) {
             </nav>
           )}
 
-          <ol ref={list} className="flex-1 overflow-y-auto py-2" data-testid="drawer-list" hidden={searching || teased !== null}>
-            {levelChapters.map((chapter, index) => (
-              <li key={chapter.slug}>
-                <a
-                  href={`/${chapter.slug}`}
-                  aria-current={chapter.slug === currentSlug ? "page" : undefined}
-                  onClick={(event) => choose(event, chapter.slug)}
-                  className="drawer-link"
-                >
-                  <span>{railNumber(index)}</span>
-                  <span>{chapter.title}</span>
-                </a>
-              </li>
-            ))}
-            {levelChapters.length === 0 && <li className="px-5 py-3 text-sm text-[var(--color-muted)]">No chapters available</li>}
-          </ol>
+          <ol
+            ref={list}
+            id={DRAWER_LIST_ID}
+            className="flex-1 overflow-y-auto py-2"
+            data-testid="drawer-list"
+            hidden={searching || teased !== null}
+            dangerouslySetInnerHTML={{ __html: drawerHtml }}
+            onClick={(event) => {
+              const link = (event.target as Element).closest<HTMLAnchorElement>("a.drawer-link");
+              if (link) go(event, link.getAttribute("href")!);
+            }}
+          />
 
           <nav aria-label="Site" className="border-t border-[var(--color-line)] px-5 py-4">
             <ul className="flex flex-wrap gap-x-4 gap-y-2 text-xs text-[var(--color-muted)]">

@@ -13,6 +13,7 @@
  * (docs/decisions/0007 says why chapter pages are not static files.)
  */
 import { chapterDescription, neighbours, renderChapterBody, renderChapterPager, renderOnThisPage } from "../../lib/chapter-body.ts";
+import { drawerItems, nearby, railItems } from "../../lib/chapter-lists.ts";
 import { SHELL_CHAPTER, SHELL_DESCRIPTION, SHELL_PATH, SHELL_TRANSFORM_HREF, shellPlaceholders } from "../../lib/chapter-shell.ts";
 import { ON_THIS_PAGE_SHELL } from "../../lib/page-signals.ts";
 import { escapeHtml } from "../../lib/html.ts";
@@ -61,9 +62,9 @@ export function fillChapterShell(data: ChapterPageData, { canonical }: { canonic
   const shell = sitePage(SHELL_PATH);
   if (!shell) throw new Error(`The built site has no ${SHELL_PATH} page: rebuild the site.`);
   const options = { transformHref: firstOperatorSlug ? `/${firstOperatorSlug}` : "/" };
-  const { shellBody, shellPager } = shellPlaceholders();
-  if (!shell.includes(shellBody) || !shell.includes(shellPager)) {
-    throw new Error(`${SHELL_PATH} does not hold the chapter body and pager placeholders.`);
+  const { shellBody, shellPager, shellRail, shellDrawer } = shellPlaceholders();
+  if (!shell.includes(shellBody) || !shell.includes(shellPager) || !shell.includes(shellRail) || !shell.includes(shellDrawer)) {
+    throw new Error(`${SHELL_PATH} does not hold the chapter body, pager and list placeholders.`);
   }
   const { previous, next } = neighbours(levelChapters, chapter.slug);
   // The shell's tokens become marks first, and the marks the chapter's text last, in one pass:
@@ -71,6 +72,8 @@ export function fillChapterShell(data: ChapterPageData, { canonical }: { canonic
   const marked = shell
     .replace(shellBody, mark("body"))
     .replace(shellPager, mark("pager"))
+    .replace(shellRail, mark("rail"))
+    .replace(shellDrawer, mark("drawer"))
     // The shell is noindex; a chapter page carries its canonical address instead (og:url's).
     .replace(SHELL_ROBOTS, (robots) => (canonical ? `<link rel="canonical" href="${SHELL_URL.exec(shell)?.[1] ?? SHELL_PATH}">` : robots))
     .replaceAll(SHELL_DESCRIPTION, mark("description"))
@@ -83,9 +86,10 @@ export function fillChapterShell(data: ChapterPageData, { canonical }: { canonic
     .replaceAll(ON_THIS_PAGE_SHELL, mark("toc"))
     // Last, as the tokens above contain it: the shell's own address (og:url, canonical) becomes the chapter's.
     .replaceAll(SHELL_PATH, `/${mark("slug")}`);
-  // The chapter marked current in the rail and the drawer (the navigator keeps the mark once up).
-  const current = new RegExp(`<a href="/${chapter.slug}"(?=[^>]*class="(?:rail|drawer)-link")`, "g");
-  const page = fillMarks(marked.replace(current, `<a href="/${chapter.slug}" aria-current="page"`), {
+  // The rail and the drawer: the chapters near this one, this one marked current; the page script
+  // puts in the level's whole list from the shared one (issue 45: 1).
+  const near = nearby(levelChapters, chapter.slug);
+  const page = fillMarks(marked, {
     body: renderChapterBody({ content: chapter.content, subsections }, options),
     pager: renderChapterPager(previous, next),
     description: escapeHtml(chapterDescription(chapter.content)),
@@ -93,6 +97,8 @@ export function fillChapterShell(data: ChapterPageData, { canonical }: { canonic
     title: escapeHtml(chapter.title),
     transform: options.transformHref,
     toc: renderOnThisPage(subsections),
+    rail: railItems(near.chapters, chapter.slug, near.from),
+    drawer: drawerItems(near.chapters, chapter.slug, near.from),
   });
   return page;
 }
