@@ -9,6 +9,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { projectRoot } from "../host/netlify-config.ts";
+import { chaptersFor } from "../../lib/level-chapters.ts";
+import { writeSitemap } from "./sitemap.ts";
 import { writeSearchIndex } from "./static-index.ts";
 import { SNAPSHOT_ENV, siteContentOf, takeSnapshot, writeSnapshot, type ContentSnapshot, type SiteContent } from "./snapshot.ts";
 
@@ -22,7 +24,11 @@ import { SNAPSHOT_ENV, siteContentOf, takeSnapshot, writeSnapshot, type ContentS
 const BUILD_INPUTS = ["astro.config.mjs", "package-lock.json", "content/assessment.yaml", "public", "src"];
 
 const STAMP_FILE = ".build-stamp";
-/** What the site's pages were built from: the sources and the chapter list (not the open level's text, which only the search index holds). */
+/**
+ * What the site's pages were built from: the sources and the first open chapter, which `/` names
+ * (no page holds the chapter list, decision 0029, nor the open level's text, which only the search
+ * index holds; the sitemap is written with the index).
+ */
 const PAGES_STAMP_FILE = ".pages-stamp";
 
 export interface BuildOptions {
@@ -47,7 +53,7 @@ export async function currentStamp(db: Database): Promise<{ stamp: string; pages
   const ofSources = (json: string) => createHash("sha256").update(sources.copy().digest()).update(json).digest("hex");
   return {
     stamp: ofSources(JSON.stringify(snapshot)),
-    pagesStamp: ofSources(JSON.stringify(snapshot.chapters)),
+    pagesStamp: ofSources(JSON.stringify(pagesRead(snapshot))),
     content: siteContentOf(snapshot),
     snapshot,
   };
@@ -71,11 +77,18 @@ export async function ensureBuilt(options: BuildOptions): Promise<{ built: boole
   return { built: true, content: await buildSite(options) };
 }
 
+/** What the built pages read of the content: the first open chapter (`/` sends readers there). */
+function pagesRead(snapshot: ContentSnapshot) {
+  const first = chaptersFor(snapshot.chapters, "Operator", null)[0];
+  return first ? { slug: first.slug, title: first.title } : null;
+}
+
 /**
  * Builds the site from the database's current content and swaps it in; answers what it holds of the
- * content. When only the open level's text changed since the site in `outDir` was built (its pages
- * come out the same: they hold the chapter list, never a chapter's text), that site is copied with
- * a new search index, and its pages are not built again: 0.1-0.2 s against 5-7 s for a build.
+ * content. When what its pages read is as it was when the site in `outDir` was built (the sources
+ * and the first open chapter: a chapter added, renamed, moved or edited elsewhere in the book
+ * changes no page), that site is copied with a new search index and sitemap, and its pages are not
+ * built again: 0.1-0.2 s against 5-7 s for a build.
  */
 export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOptions): Promise<SiteContent> {
   const started = performance.now();
@@ -86,6 +99,7 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
     try {
       fs.cpSync(outDir, next, { recursive: true });
       fs.rmSync(path.join(next, "pagefind"), { recursive: true, force: true });
+      for (const copy of ["", ".br", ".gz"]) fs.rmSync(path.join(next, `sitemap.xml${copy}`), { force: true });
       await finish(next, { stamp, pagesStamp, snapshot, workDir });
     } catch (error) {
       fs.rmSync(next, { recursive: true, force: true });
@@ -114,9 +128,10 @@ export async function buildSite({ db, outDir, workDir, log = () => {} }: BuildOp
   return content;
 }
 
-/** A built site's search index, compressed copies and stamps. */
+/** A built site's search index, sitemap, compressed copies and stamps. */
 async function finish(siteDir: string, { stamp, pagesStamp, snapshot, workDir }: { stamp: string; pagesStamp: string; snapshot: ContentSnapshot; workDir: string }): Promise<void> {
   await writeSearchIndex(snapshot.searchRecords, siteDir);
+  writeSitemap(siteDir, snapshot.chapters);
   // In a process of its own, like astro build: brotli at its best quality takes memory a
   // running server would keep (README, "Memory").
   await runNode("precompress", [path.join(import.meta.dirname, "precompress.ts"), siteDir, path.join(workDir, "compressed")], {});
