@@ -46,6 +46,8 @@ export interface EmulatorOptions {
   neonRelayPort?: number;
   /** The deploy context the functions belong to. */
   deployContext?: string;
+  /** How many instances a function starts with at its first request (2 unless said). */
+  instancesPerFunction?: number;
 }
 
 export interface NetlifyEmulator {
@@ -148,7 +150,10 @@ export async function startNetlifyEmulator(options: EmulatorOptions): Promise<Ne
 
   const network = JSON.stringify({ hosts: { "api.netlify.com": apiOrigin }, neonRelayPort: options.neonRelayPort });
   const pools = new Map(
-    options.functions.map((fn) => [fn.name, new FunctionPool(fn, runtimeEnvironment(fn, options.variables, cert), network, (text) => (logs += text))]),
+    options.functions.map((fn) => [
+      fn.name,
+      new FunctionPool(fn, runtimeEnvironment(fn, options.variables, cert), network, (text) => (logs += text), options.instancesPerFunction ?? INSTANCES_PER_FUNCTION),
+    ]),
   );
   const deployContext = options.deployContext ?? "production";
   const invocations: Record<string, number> = {};
@@ -277,8 +282,8 @@ interface Instance {
 }
 
 /**
- * The instances of one function: two from its first request, each taking one invocation at a time,
- * in turn; when all are busy another starts, as Lambda scales out.
+ * The instances of one function: two (or `initial`) from its first request, each taking one
+ * invocation at a time, in turn; when all are busy another starts, as Lambda scales out.
  */
 class FunctionPool {
   started = 0;
@@ -288,12 +293,14 @@ class FunctionPool {
   private readonly env: Record<string, string>;
   private readonly network: string;
   private readonly log: (text: string) => void;
+  private readonly initial: number;
 
-  constructor(fn: PackedFunction, env: Record<string, string>, network: string, log: (text: string) => void) {
+  constructor(fn: PackedFunction, env: Record<string, string>, network: string, log: (text: string) => void, initial: number) {
     this.fn = fn;
     this.env = env;
     this.network = network;
     this.log = log;
+    this.initial = initial;
   }
 
   async invoke(event: unknown): Promise<Response> {
@@ -330,7 +337,7 @@ class FunctionPool {
   }
 
   private async acquire(): Promise<Instance> {
-    if (this.instances.length === 0) for (let i = 0; i < INSTANCES_PER_FUNCTION; i++) this.instances.push(this.spawn());
+    if (this.instances.length === 0) for (let i = 0; i < this.initial; i++) this.instances.push(this.spawn());
     const all = await Promise.all(this.instances);
     for (let i = 0; i < all.length; i++) {
       const candidate = all[(this.next + i) % all.length]!;

@@ -328,11 +328,12 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         expect(performance.now() - deletedAt).toBeLessThan(1000);
         expect(gone.status).toBe(404);
         expect(await gone.text()).toContain("The requested chapter could not be found.");
+        // The delete's second purge (a second after it answered) lands before the next test.
+        await purgesLanded(purgesBeforeEdit + 8);
       }, 60_000);
 
       it("keeps a purge the purge API refused (500) as a job: the scheduled function tries it again with backoff until the API is back, and the status shows it until done", async () => {
-        // The last save's second purge (a second after it answered) lands first.
-        await new Promise((resolve) => setTimeout(resolve, 2500));
+        // (The last save's second purge has landed: the previous test waits for it.)
         const { cookie } = await adminLogin(site.fetch, database.db);
         const open = (await listChapters(database.db)).filter((c) => c.level === "Operator").at(-1)!;
         await site.fetch(`/${open.slug}`);
@@ -512,9 +513,10 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
   }
 
   describe("misconfigured, or out of connections", () => {
-    /** One request to GET /api/chapters on fresh instances with these variables. */
+    /** One request to GET /api/chapters on a fresh instance with these variables. */
     async function chaptersWith(variables: Record<string, string>, deployContext = "production", neonRelayPort?: number) {
-      const site = await startNetlifyEmulator({ functions: [byName("api")], siteDir: path.join(root, "dist"), variables, deployContext, neonRelayPort });
+      // (One request: one instance is started, not the two a pool starts with.)
+      const site = await startNetlifyEmulator({ functions: [byName("api")], siteDir: path.join(root, "dist"), variables, deployContext, neonRelayPort, instancesPerFunction: 1 });
       try {
         const response = await site.fetch("/api/chapters");
         return { status: response.status, body: await response.text(), logs: site.logs() };
@@ -524,14 +526,18 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
     }
 
     it("answers 503 and names the missing variable in the function log, never falling back", async () => {
-      const noDatabase = await chaptersWith({ SESSION_SECRET, BUILD_HOOK_URL });
+      // (Three sites of their own: at once.)
+      const [noDatabase, noSecret, preview] = await Promise.all([
+        chaptersWith({ SESSION_SECRET, BUILD_HOOK_URL }),
+        chaptersWith({ DATABASE_URL: scratch.url, BUILD_HOOK_URL }),
+        chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET }, "deploy-preview"),
+      ]);
       expect(noDatabase.status).toBe(503);
       expect(noDatabase.logs).toMatch(/DATABASE_URL is not set.*Functions scope/);
-      const noSecret = await chaptersWith({ DATABASE_URL: scratch.url, BUILD_HOOK_URL });
       expect(noSecret.status).toBe(503);
       expect(noSecret.logs).toMatch(/SESSION_SECRET is not set/);
       // A deploy preview never calls the production build hook, so it does not need one.
-      expect((await chaptersWith({ DATABASE_URL: scratch.url, SESSION_SECRET }, "deploy-preview")).status).toBe(200);
+      expect(preview.status).toBe(200);
     }, 60_000);
 
     it("serves the chapter list, the chapter pages and the admin's sign-in without BUILD_HOOK_URL, and reports it in the publish status", async () => {
@@ -581,7 +587,7 @@ describe.skipIf(!baseUrl)("production on Netlify: built, packed and run as Netli
         const limited = new URL(scratch.url);
         limited.username = role;
         const variables = { DATABASE_URL: limited.href, SESSION_SECRET, BUILD_HOOK_URL };
-        for (const answer of [await chaptersWith(variables), await chaptersWith({ ...variables, DATABASE_DRIVER: "neon" }, "production", relay.port)]) {
+        for (const answer of await Promise.all([chaptersWith(variables), chaptersWith({ ...variables, DATABASE_DRIVER: "neon" }, "production", relay.port)])) {
           expect(answer.status, answer.logs).toBe(503);
           expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "database_unavailable" } });
         }
