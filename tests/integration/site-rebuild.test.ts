@@ -14,7 +14,7 @@ import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts
 import { chaptersFor } from "../../src/lib/level-chapters.ts";
 import { chapters } from "../../src/server/db/schema.ts";
 import { eq } from "../../src/server/db/orm.ts";
-import { listChapters } from "../../src/server/repositories/chapters.ts";
+import { takeSnapshot } from "../../src/server/build/snapshot.ts";
 import { createChapter } from "../support/factories.ts";
 
 let database: DatabaseHandle;
@@ -51,7 +51,7 @@ describe("a change to the chapter list", () => {
     expect(read("pagefind/pagefind-entry.json")).toBeTruthy();
 
     // The first open chapter renamed: `/` names it, so the pages are built again.
-    const [first] = chaptersFor(await listChapters(database.db), "Operator", null);
+    const [first] = chaptersFor((await takeSnapshot(database.db)).chapters, "Operator", null);
     await database.db.update(chapters).set({ title: "A New Beginning" }).where(eq(chapters.id, first!.id));
     expect(await build()).toMatch(/Static site built/);
     expect(read("index.html")).toContain("A New Beginning");
