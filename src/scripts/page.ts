@@ -101,9 +101,6 @@ export interface ChapterLists {
   current: string | null;
 }
 
-/** Where the page script keeps the lists last sent, for chapter-lists-view.ts. */
-const lists = document.documentElement as HTMLElement & { chapterLists?: ChapterLists };
-
 /** Loads a script of its own (an IIFE). */
 const load = (src: string) => document.head.append(Object.assign(document.createElement("script"), { src }));
 
@@ -327,6 +324,7 @@ export function startPage(): void {
   // The navigator's lists (issue 45: 1), from this script (a chapter page's) or the Navigator
   // island once it is up: the last one sent is kept, for the script that shows them, loaded the
   // first time. (A page other than a chapter's shows its drawer's list once the island is up.)
+  const lists = root as HTMLElement & { chapterLists?: ChapterLists };
   addEventListener(SHOW_CHAPTERS, (event) => {
     if (!lists.chapterLists) load(listsScript);
     lists.chapterLists = (event as CustomEvent<ChapterLists>).detail;

@@ -8,14 +8,11 @@
  * once the cap has passed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderChapterBody, renderChapterPager } from "../../src/lib/chapter-body.ts";
-import { ON_THIS_PAGE_SHELL } from "../../src/lib/page-signals.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { eq } from "../../src/server/db/orm.ts";
 import { chapters } from "../../src/server/db/schema.ts";
 import { CdnCache, cdnLifetime } from "../../src/server/host/cdn-cache.ts";
 import { CDN_MAX_AGE_S } from "../../src/server/http/cdn.ts";
-import { SHELL_CHAPTER, SHELL_NEXT, SHELL_PREVIOUS, SHELL_TRANSFORM_HREF } from "../../src/server/pages/chapter-page.ts";
 import { useSitePages } from "../../src/server/pages/site-pages.ts";
 import { listChapters } from "../../src/server/repositories/chapters.ts";
 import { adminLogin } from "../support/admin.ts";
@@ -23,11 +20,9 @@ import { apiClient, type Api } from "../support/api.ts";
 import { loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 import { FUNCTION_PATTERNS } from "../support/routes.ts";
+import { minimalShell } from "../support/chapter-shell.ts";
 
-/** A chapter shell as small as a page needs (the real one is built by Astro: tests/api/render-cache.test.ts). */
-const SHELL =
-  `<!doctype html><html lang="en"><head><meta name="robots" content="noindex, nofollow"><title>${SHELL_CHAPTER.title} · The System</title></head>` +
-  `<body><h1>${SHELL_CHAPTER.title}</h1><ol>${ON_THIS_PAGE_SHELL}</ol>${renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF })}${renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT)}</body></html>`;
+const SHELL = minimalShell();
 const shellOnly = (pathname: string) => (pathname === "/chapter-shell" ? SHELL : null);
 
 describe.each(databaseTargets())("the CDN's lifetime cap on $name", (target) => {

@@ -7,23 +7,12 @@
  * in its transaction.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  renderChapterBody,
-  renderChapterPager,
-} from "../../src/lib/chapter-body.ts";
-import { ON_THIS_PAGE_SHELL } from "../../src/lib/page-signals.ts";
 import { eq, sql } from "../../src/server/db/orm.ts";
 import {
   chapters,
   contentVersion,
   subsections,
 } from "../../src/server/db/schema.ts";
-import {
-  SHELL_CHAPTER,
-  SHELL_NEXT,
-  SHELL_PREVIOUS,
-  SHELL_TRANSFORM_HREF,
-} from "../../src/server/pages/chapter-page.ts";
 import { RenderCache } from "../../src/server/pages/render-cache.ts";
 import { useSitePages } from "../../src/server/pages/site-pages.ts";
 import { adminLogin, asAdmin } from "../support/admin.ts";
@@ -32,11 +21,9 @@ import { loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
 import { statementsOf } from "../support/query-count.ts";
+import { minimalShell } from "../support/chapter-shell.ts";
 
-/** A chapter shell as small as a page needs (the real one is built by Astro). */
-const SHELL =
-  `<!doctype html><html lang="en"><head><meta name="robots" content="noindex, nofollow"><title>${SHELL_CHAPTER.title} · The System</title></head>` +
-  `<body><h1>${SHELL_CHAPTER.title}</h1><ol>${ON_THIS_PAGE_SHELL}</ol>${renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF })}${renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT)}</body></html>`;
+const SHELL = minimalShell();
 
 describe("RenderCache", () => {
   it("keeps pages by key for one shell, drops the least recently used beyond its budget, and empties for a new shell", () => {

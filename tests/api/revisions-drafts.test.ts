@@ -7,7 +7,6 @@
  * is the admin's alone, never cached, noindex, and publishes nothing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { renderChapterBody, renderChapterPager } from "../../src/lib/chapter-body.ts";
 import { useAdminClock } from "../../src/server/admin/clock.ts";
 import { takeSnapshot } from "../../src/server/build/snapshot.ts";
 import { openDatabase } from "../../src/server/db/client.ts";
@@ -16,7 +15,6 @@ import { chapters, contentRevisions } from "../../src/server/db/schema.ts";
 import { CdnCache } from "../../src/server/host/cdn-cache.ts";
 import { runRetention } from "../../src/server/maintenance/retention.ts";
 import { runScheduledPublishing } from "../../src/server/maintenance/scheduled-publishing.ts";
-import { SHELL_CHAPTER, SHELL_NEXT, SHELL_PREVIOUS, SHELL_TRANSFORM_HREF } from "../../src/server/pages/chapter-page.ts";
 import { previewPage } from "../../src/server/pages/preview-page.ts";
 import { PAGE_NOTICE } from "../../src/lib/page-signals.ts";
 import { useSitePages } from "../../src/server/pages/site-pages.ts";
@@ -26,16 +24,14 @@ import { adminLogin, asAdmin } from "../support/admin.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
+import { minimalShell } from "../support/chapter-shell.ts";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const DAY = 24 * 3600 * 1000;
 let unique = 0;
 const slug = (stem: string) => `${stem}-${++unique}-${Math.random().toString(36).slice(2, 6)}`;
 
-/** A built chapter shell as small as a page needs: html, head with noindex, body, the placeholders. */
-const SHELL =
-  `<!doctype html><html lang="en"><head><meta name="robots" content="noindex, nofollow"><title>${SHELL_CHAPTER.title} · The System</title></head>` +
-  `<body><h1>${SHELL_CHAPTER.title}</h1>${renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF })}${renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT)}</body></html>`;
+const SHELL = minimalShell();
 /** The built notice page as the site's build makes it, cut down: its tokens in the site's frame. */
 const NOTICE =
   `<!doctype html><html lang="en"><head><link rel="stylesheet" href="/_astro/site.css"><title>${PAGE_NOTICE.title} · The System</title></head>` +

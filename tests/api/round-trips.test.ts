@@ -4,14 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed } from "../../src/server/content/seed.ts";
-import { renderChapterBody, renderChapterPager } from "../../src/lib/chapter-body.ts";
-import { SHELL_CHAPTER, SHELL_NEXT, SHELL_PREVIOUS, SHELL_TRANSFORM_HREF } from "../../src/server/pages/chapter-page.ts";
 import { useSitePages } from "../../src/server/pages/site-pages.ts";
 import { listChapters } from "../../src/server/repositories/chapters.ts";
 import { apiClient, type Api } from "../support/api.ts";
 import { jsonPost, loginAs } from "../support/auth.ts";
 import { databaseTargets, type TestDatabase } from "../support/databases.ts";
 import { statementsOf } from "../support/query-count.ts";
+import { minimalShell } from "../support/chapter-shell.ts";
 
 const HEARTBEAT_CEILING = 2;
 
@@ -24,7 +23,7 @@ describe.each(databaseTargets())("round trips on $name", (target) => {
     await seed(database.db);
     api = await apiClient(database);
     // The chapter shell's placeholders are all a chapter page needs of the built site.
-    const shell = `<h1>${SHELL_CHAPTER.title}</h1>${renderChapterBody(SHELL_CHAPTER, { transformHref: SHELL_TRANSFORM_HREF })}${renderChapterPager(SHELL_PREVIOUS, SHELL_NEXT)}`;
+    const shell = minimalShell();
     useSitePages((pathname) => (pathname === "/chapter-shell" ? shell : null));
   });
   afterAll(async () => {
