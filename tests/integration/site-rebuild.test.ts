@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../src/server/build/site-builder.ts";
+import { buildSite, currentStamp } from "../../src/server/build/site-builder.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
 import { chaptersFor } from "../../src/lib/level-chapters.ts";
@@ -50,10 +50,11 @@ describe("a change to the chapter list", () => {
     expect(read("sitemap.xml")).toContain("/added-at-the-end</loc>");
     expect(read("pagefind/pagefind-entry.json")).toBeTruthy();
 
-    // The first open chapter renamed: `/` names it, so the pages are built again.
+    // The first open chapter renamed: `/` names it, so the pages' stamp moves and the next build
+    // builds them (the road the build above took; host.test.ts follows it through a start).
+    const { pagesStamp } = await currentStamp(database.db);
     const [first] = chaptersFor((await takeSnapshot(database.db)).chapters, "Operator", null);
     await database.db.update(chapters).set({ title: "A New Beginning" }).where(eq(chapters.id, first!.id));
-    expect(await build()).toMatch(/Static site built/);
-    expect(read("index.html")).toContain("A New Beginning");
+    expect((await currentStamp(database.db)).pagesStamp).not.toBe(pagesStamp);
   });
 });
