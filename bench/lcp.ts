@@ -1,15 +1,19 @@
 /**
- * `npm run bench:lcp`: Lighthouse mobile on our first Operator chapter and on the same chapter
- * built with Starlight (bench/lib/starlight.ts), ROUNDS (default 7) paired rounds, alternating
- * which goes first, in the same run (issue 20: 3; issue 33: 2 asks for at least 7), each round a new
- * visitor (a cold cache and no stored data). Prints each round, the medians, and where our LCP's time
- * goes (Lighthouse's LCP breakdown: time to first byte, load delay, load time, render delay).
+ * `npm run bench:lcp`: Lighthouse mobile on our first Operator chapter, on the same chapter built
+ * with Starlight (bench/lib/starlight.ts) and on a bare page of the same first screen (our page's
+ * HTML with every style, script and font removed: bench/lib/bare-page.ts, served as Starlight's
+ * is), ROUNDS (default 7) rounds of the three, the order turning each round, in the same run
+ * (issue 20: 3; issue 33: 2 asks for at least 7; issue 45: 3 the bare page), each a new visitor (a
+ * cold cache and no stored data). Prints each round, the three medians, the ratios ours/bare
+ * (target <= 1.15) and ours/Starlight (target <= 0.85), and where our LCP's time goes
+ * (Lighthouse's LCP breakdown: time to first byte, load delay, load time, render delay).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import lighthouse from "lighthouse";
 import { startProduct } from "../tests/support/product-server.ts";
+import { barePage } from "./lib/bare-page.ts";
 import { launchChromium } from "./lib/lighthouse.ts";
 import { starlightSite } from "./lib/starlight.ts";
 
@@ -48,27 +52,40 @@ async function once(url: string) {
   };
 }
 
+type Side = "ours" | "starlight" | "bare";
+const NAMES: Record<Side, string> = { ours: "ours", starlight: "Starlight", bare: "bare" };
+let bare: Awaited<ReturnType<typeof barePage>> | undefined;
 try {
   const list = (await (await fetch(`${server.url}/api/chapters`)).json()) as Array<{ slug: string; level: string }>;
   const ours = `${server.url}/${list.find((c) => c.level === "Operator")!.slug}`;
   for (let i = 0; i < 2; i++) await (await fetch(ours)).arrayBuffer(); // kept by the CDN stand-in, as the bench has it
-  const lcps: Record<"ours" | "starlight", number[]> = { ours: [], starlight: [] };
+  bare = await barePage(ours);
+  console.log(`bare page: ${bare.bytes} B of HTML (${bare.brotliBytes} B brotli), at ${bare.url}`);
+  const urls: Record<Side, string> = { ours, starlight: starlight.chapterUrl, bare: bare.url };
+  const sides: Side[] = ["ours", "starlight", "bare"];
+  const lcps: Record<Side, number[]> = { ours: [], starlight: [], bare: [] };
   for (let round = 1; round <= rounds; round++) {
-    // Alternating which goes first, so neither always meets a warmer machine.
-    const first = round % 2 ? await once(ours) : await once(starlight.chapterUrl);
-    const second = round % 2 ? await once(starlight.chapterUrl) : await once(ours);
-    const [a, b] = round % 2 ? [first, second] : [second, first];
-    lcps.ours.push(a.lcp);
-    lcps.starlight.push(b.lcp);
-    console.log(`round ${round}: ours LCP ${a.lcp} (FCP ${a.fcp}, score ${a.score}, CLS ${a.cls}) ${JSON.stringify(a.breakdown)}; Starlight LCP ${b.lcp} (FCP ${b.fcp}, score ${b.score}, CLS ${b.cls}) ${JSON.stringify(b.breakdown)}`);
-    console.log(`  ours: ${a.element}; ${a.observed}\n  Starlight: ${b.element}; ${b.observed}`);
+    // The order turns each round, so none always meets a warmer machine.
+    const order = sides.map((_, i) => sides[(i + round - 1) % sides.length]!);
+    const figures = {} as Record<Side, Awaited<ReturnType<typeof once>>>;
+    for (const side of order) figures[side] = await once(urls[side]);
+    for (const side of sides) lcps[side].push(figures[side].lcp);
+    console.log(
+      `round ${round} (${order.map((side) => NAMES[side]).join(", ")}): ${sides
+        .map((side) => `${NAMES[side]} LCP ${figures[side].lcp} (FCP ${figures[side].fcp}, score ${figures[side].score}, CLS ${figures[side].cls}) ${JSON.stringify(figures[side].breakdown)}`)
+        .join("; ")}`,
+    );
+    for (const side of sides) console.log(`  ${NAMES[side]}: ${figures[side].element}; ${figures[side].observed}`);
   }
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  const m = { ours: median(lcps.ours), starlight: median(lcps.starlight), bare: median(lcps.bare) };
   const wins = lcps.ours.filter((lcp, i) => lcp <= lcps.starlight[i]!).length;
-  const ratio = median(lcps.ours)! / median(lcps.starlight)!;
-  console.log(`median LCP: ours ${median(lcps.ours)} ms, Starlight ${median(lcps.starlight)} ms, ratio ${ratio.toFixed(2)}; ours <= Starlight's in ${wins} of ${rounds} rounds`);
+  console.log(`median LCP of ${rounds}: ours ${m.ours} ms, Starlight ${m.starlight} ms, bare ${m.bare} ms`);
+  console.log(`ours/bare ${(m.ours / m.bare).toFixed(2)} (target <= 1.15); ours/Starlight ${(m.ours / m.starlight).toFixed(2)} (target <= 0.85); ours <= Starlight's in ${wins} of ${rounds} rounds`);
+  console.log(JSON.stringify({ rounds, medians: m, lcps }));
 } finally {
   chrome.kill();
+  await bare?.close();
   await starlight.close();
   await server.stop();
   fs.rmSync(work, { recursive: true, force: true });

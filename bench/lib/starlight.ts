@@ -96,9 +96,9 @@ export interface StarlightSite {
   close(): Promise<void>;
 }
 
-/** Builds the Starlight page and serves it with our static server. */
-export async function starlightSite(): Promise<StarlightSite> {
-  const site = new StaticSite(build());
+/** Serves `dir` with our static server (StaticSite: its brotli copies, ETags), as the comparison pages are served. */
+export async function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const site = new StaticSite(dir);
   const server = http.createServer((req, res) => {
     req.resume();
     const file = site.lookup(new URL(req.url ?? "/", "http://localhost").pathname);
@@ -108,5 +108,11 @@ export async function starlightSite(): Promise<StarlightSite> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { chapterUrl: `${url}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Builds the Starlight page and serves it with our static server. */
+export async function starlightSite(): Promise<StarlightSite> {
+  const { url, close } = await serveStatic(build());
+  return { chapterUrl: `${url}/`, close };
 }

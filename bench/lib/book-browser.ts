@@ -1,0 +1,218 @@
+/**
+ * What a big book costs in the browser (issue 45: 2), measured in Chromium (Playwright):
+ *   - the chapter drawer: from the tap on the menu (data-testid="menu-toggle") to the frame after
+ *     the one that shows the drawer (dialog#chapter-drawer) open with its chapter list laid out
+ *     (a link of data-testid="drawer-list" with a size): that frame's paint is done then. On a
+ *     phone as Lighthouse's mobile profile models one (4x CPU, 150 ms round trip, 1.6 Mbps;
+ *     first-tap.ts's PHONE), cold cache, the tap once the page has loaded and its network is quiet;
+ *   - the open level's first search: the bytes every response moves (body as sent and headers)
+ *     from the tap on the search box (data-testid="search-box") through typing a word until the
+ *     results show and the network has been quiet for 1 s, by kind;
+ *   - the admin panel's Chapters tab: signed in (the API's cookie), ms from asking for /admin to the
+ *     level's chapter list (`ol[aria-label="Operator chapters"]`) holding its cards; and from a
+ *     click on the Chapters tab (coming from another tab) to the same. A desktop, no throttling.
+ * Figures only, never asserted.
+ */
+import type { Browser, BrowserContext, Page, Request } from "@playwright/test";
+import { PHONE } from "./first-tap.ts";
+import { medianOf } from "./timing.ts";
+
+const PHONE_CONTEXT = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
+
+/** Resolves once no request of `page` has been pending or started for `quietMs`. */
+async function networkQuiet(page: Page, quietMs: number, timeoutMs = 60_000): Promise<void> {
+  const pending = new Set<Request>();
+  let last = Date.now();
+  const start = (request: Request) => (pending.add(request), (last = Date.now()));
+  const end = (request: Request) => (pending.delete(request), (last = Date.now()));
+  page.on("request", start);
+  page.on("requestfinished", end);
+  page.on("requestfailed", end);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while ((pending.size > 0 || Date.now() - last < quietMs) && Date.now() < deadline) await page.waitForTimeout(50);
+  } finally {
+    page.off("request", start);
+    page.off("requestfinished", end);
+    page.off("requestfailed", end);
+  }
+}
+
+/** The measuring hooks, in the page before its own scripts: the touch's time, and the painted frame with the drawer's list. */
+function instrumentDrawer(): void {
+  const w = window as unknown as { __tap?: number; __listed?: number; __painted?: number };
+  const listed = () => {
+    const drawer = document.querySelector<HTMLDialogElement>("dialog#chapter-drawer");
+    if (!drawer?.open) return false;
+    const link = drawer.querySelector('[data-testid="drawer-list"] a');
+    const box = link?.getBoundingClientRect();
+    return !!box && box.height > 0 && box.width > 0;
+  };
+  const frame = () => {
+    if (w.__listed !== undefined) return;
+    if (listed()) {
+      // This frame shows it: a task queued now runs once the frame is rendered.
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => (w.__painted = performance.now());
+      channel.port2.postMessage(0);
+      w.__listed = performance.now();
+    } else requestAnimationFrame(frame);
+  };
+  addEventListener(
+    "touchstart",
+    (event) => {
+      if (w.__tap !== undefined) return;
+      w.__tap = event.timeStamp;
+      requestAnimationFrame(frame);
+    },
+    { capture: true, passive: true },
+  );
+}
+
+export interface DrawerTap {
+  /** ms from the touch to the frame that shows the drawer open with its list (its animation frame callback). */
+  listFrameMs: number;
+  /** ms from the touch until that frame was rendered (its paint done on the main thread). */
+  listPaintedMs: number;
+}
+
+async function phonePage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, ...PHONE });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  return page;
+}
+
+/** One tap on the menu of `url`, in a fresh phone context (cold cache), once the page has loaded and its network is quiet. */
+export async function drawerTapOnce(browser: Browser, url: string): Promise<DrawerTap> {
+  const context = await browser.newContext(PHONE_CONTEXT);
+  try {
+    const page = await phonePage(context);
+    await page.addInitScript(instrumentDrawer);
+    await page.goto(url, { waitUntil: "load", timeout: 120_000 });
+    await networkQuiet(page, 1000);
+    await page.getByTestId("menu-toggle").tap();
+    await page.waitForFunction(() => (window as unknown as { __painted?: number }).__painted !== undefined, undefined, { timeout: 60_000 });
+    const { tap, listed, painted } = await page.evaluate(() => {
+      const w = window as unknown as { __tap: number; __listed: number; __painted: number };
+      return { tap: w.__tap, listed: w.__listed, painted: w.__painted };
+    });
+    return { listFrameMs: Math.round(listed - tap), listPaintedMs: Math.round(painted - tap) };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Medians of `runs` drawer taps on `url`, with each run's figures. */
+export async function drawerTap(browser: Browser, url: string, runs = 3): Promise<DrawerTap & { runs: DrawerTap[] }> {
+  const taps: DrawerTap[] = [];
+  for (let i = 0; i < runs; i++) taps.push(await drawerTapOnce(browser, url));
+  return { listFrameMs: medianOf(taps.map((t) => t.listFrameMs)), listPaintedMs: medianOf(taps.map((t) => t.listPaintedMs)), runs: taps };
+}
+
+export interface SearchBytes {
+  totalKB: number;
+  /** KB by kind: js, data (fetch/xhr, the index's files), other. */
+  byKind: Record<string, number>;
+  requests: number;
+  /** Results shown for the word. */
+  results: number;
+}
+
+const kb = (bytes: number) => Number((bytes / 1024).toFixed(1));
+
+/** The open level's first search for `word` on `url` (a chapter page), in a fresh phone context: the bytes it moves. */
+export async function searchBytes(browser: Browser, url: string, word: string): Promise<SearchBytes> {
+  const context = await browser.newContext(PHONE_CONTEXT);
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: "load", timeout: 120_000 });
+    await networkQuiet(page, 1000);
+    await page.getByTestId("menu-toggle").tap();
+    await page.locator("dialog#chapter-drawer[open]").waitFor();
+    // What the tap itself fetches (the islands' files) is not the search's.
+    await networkQuiet(page, 1000);
+    let counting = true;
+    const counted: Array<Promise<{ kind: string; bytes: number } | null>> = [];
+    page.on("requestfinished", (request) => {
+      if (!counting) return;
+      counted.push(
+        (async () => {
+          const sizes = await request.sizes();
+          const type = request.resourceType();
+          const kind = type === "script" || /\.m?js$/.test(new URL(request.url()).pathname) ? "js" : type === "fetch" || type === "xhr" ? "data" : type;
+          return { kind, bytes: sizes.responseBodySize + sizes.responseHeadersSize };
+        })().catch(() => null),
+      );
+    });
+    const box = page.getByTestId("search-box");
+    await box.tap();
+    await box.pressSequentially(word, { delay: 80 });
+    const results = page.getByRole("region", { name: "Search results" }).locator("a");
+    await results.first().waitFor({ timeout: 60_000 }).catch(() => {});
+    await networkQuiet(page, 1000);
+    counting = false;
+    const shown = await results.count();
+    const responses = (await Promise.all(counted)).filter((r): r is { kind: string; bytes: number } => r !== null);
+    const byKind: Record<string, number> = {};
+    for (const { kind, bytes } of responses) byKind[kind] = (byKind[kind] ?? 0) + bytes;
+    return {
+      totalKB: kb(responses.reduce((sum, r) => sum + r.bytes, 0)),
+      byKind: Object.fromEntries(Object.entries(byKind).map(([kind, bytes]) => [kind, kb(bytes)])),
+      requests: responses.length,
+      results: shown,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+export interface AdminTab {
+  /** ms from asking for /admin (signed in) to the Operator chapter list holding its cards. */
+  navigationMs: number;
+  /** ms from a click on the Chapters tab (from another tab) to the same. */
+  tabClickMs: number;
+  /** Cards in the list. */
+  cards: number;
+}
+
+const LIST = 'ol[aria-label="Operator chapters"] > li';
+
+/** The Chapters tab of the admin panel at `base`, signed in as `admin`: medians of `runs`, each in a fresh desktop context. */
+export async function adminChaptersTab(browser: Browser, base: string, admin: { email: string; password: string }, runs = 3): Promise<AdminTab> {
+  const each: AdminTab[] = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const signedIn = await context.request.post(`${base}/api/admin/login`, { data: admin });
+      if (signedIn.status() !== 200) throw new Error(`admin login: ${signedIn.status()}`);
+      const page = await context.newPage();
+      await page.goto(`${base}/admin`, { waitUntil: "commit" });
+      // (performance.now() counts from the navigation's start.)
+      const navigationMs = await (
+        await page.waitForFunction((selector) => document.querySelector(selector) && performance.now(), LIST, { timeout: 120_000, polling: "raf" })
+      ).jsonValue();
+      const cards = await page.locator(LIST).count();
+      await networkQuiet(page, 500);
+      await page.getByRole("tab", { name: /^Assessment Submissions/ }).click();
+      await page.locator(LIST).waitFor({ state: "detached" });
+      const tabClickMs = await page.evaluate(
+        (selector) =>
+          new Promise<number>((resolve) => {
+            const tab = [...document.querySelectorAll<HTMLElement>('[role="tab"]')].find((t) => /^Chapters/.test(t.textContent ?? ""))!;
+            const started = performance.now();
+            tab.click();
+            const check = () => (document.querySelector(selector) ? resolve(performance.now() - started) : requestAnimationFrame(check));
+            requestAnimationFrame(check);
+          }),
+        LIST,
+      );
+      each.push({ navigationMs: Math.round(Number(navigationMs)), tabClickMs: Math.round(tabClickMs), cards });
+    } finally {
+      await context.close();
+    }
+  }
+  return { navigationMs: medianOf(each.map((e) => e.navigationMs)), tabClickMs: medianOf(each.map((e) => e.tabClickMs)), cards: each[0]!.cards };
+}
