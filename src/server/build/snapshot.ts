@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "../db/types.ts";
 import { listChapters, type ChapterSummary } from "../repositories/chapters.ts";
+import { operatorTextStamps } from "../search/text-stamps.ts";
 import { operatorRecords, type IndexRecord } from "./search-records.ts";
 
 export type SnapshotChapter = Pick<ChapterSummary, "id" | "slug" | "title" | "level" | "order">;
@@ -49,8 +50,30 @@ export interface SiteContent {
   textStamps: string[];
 }
 
+/**
+ * A site's content stamp: its chapter list and the text stamps of the open chapters it indexes
+ * (each the fingerprint of a chapter's searchable text: src/server/search/text-stamps.ts), which
+ * is what changes whenever the index's records would.
+ */
+function contentStamp(chapters: readonly SnapshotChapter[], textStamps: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify({ chapters, textStamps })).digest("base64url").slice(0, 22);
+}
+
 export function siteContentOf(snapshot: ContentSnapshot): SiteContent {
-  return { stamp: snapshotStamp(snapshot), textStamps: [...new Set(snapshot.searchRecords.map((record) => record.meta.stamp))].sort() };
+  const textStamps = [...new Set(snapshot.searchRecords.map((record) => record.meta.stamp))].sort();
+  return { stamp: contentStamp(snapshot.chapters, textStamps), textStamps };
+}
+
+/**
+ * What a site built now would hold of the content, as `siteContentOf` tells it of a snapshot, but
+ * without rendering the open level's text into records: the publish status and every save ask for
+ * it (with 1,000 chapters x 10 subsections, a snapshot took 450 ms of a server's CPU; this 110 ms,
+ * most of it PostgreSQL's md5s).
+ */
+export async function currentContent(db: Database): Promise<SiteContent> {
+  const chapters = (await listChapters(db)).map(({ id, slug, title, level, order }) => ({ id, slug, title, level, order }));
+  const textStamps = [...new Set((await operatorTextStamps(db)).values())].sort();
+  return { stamp: contentStamp(chapters, textStamps), textStamps };
 }
 
 export function writeSnapshot(file: string, snapshot: ContentSnapshot): void {

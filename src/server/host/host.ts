@@ -11,7 +11,7 @@ import { closeDatabase, useDatabase } from "../db/index.ts";
 import { seedIfEmpty } from "../content/seed.ts";
 import { loadAssessment } from "../assessment/content.ts";
 import { abortBuilds, ensureBuilt } from "../build/site-builder.ts";
-import { snapshotStamp, takeSnapshot } from "../build/snapshot.ts";
+import { currentContent } from "../build/snapshot.ts";
 import { createHandler } from "./app.ts";
 import { CdnCache } from "./cdn-cache.ts";
 import { loadFunctions } from "./functions.ts";
@@ -104,8 +104,8 @@ export async function startHost({
       ? async () => {}
       : await watchPurges(database.db, (tags) => {
           cache.purge(tags);
-          takeSnapshot(database.db)
-            .then((snapshot) => snapshotStamp(snapshot) !== siteStamp && publisher.request())
+          currentContent(database.db)
+            .then((current) => current.stamp !== siteStamp && publisher.request())
             .catch(() => {}); // the database away for a moment: the next change tries again
         });
   const functions = await loadFunctions(netlify.functionsDir);

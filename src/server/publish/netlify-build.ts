@@ -5,7 +5,7 @@
  * marked pending), it calls the build hook once more; other changes are live already.
  */
 import type { Database } from "../db/types.ts";
-import { siteContentOf, takeSnapshot, type SiteContent } from "../build/snapshot.ts";
+import { currentContent, type SiteContent } from "../build/snapshot.ts";
 import { callBuildHook } from "./publisher.ts";
 import { isPending, markFailed, markPublished, markStarted, readPublishRow } from "./state.ts";
 
@@ -22,6 +22,6 @@ export async function publishedByBuild(db: Database, build: () => Promise<SiteCo
   }
   await markPublished(db, startedAt, content);
   if (!isPending(await readPublishRow(db))) return;
-  if (siteContentOf(await takeSnapshot(db)).stamp === content.stamp) await markPublished(db, new Date(), content);
+  if ((await currentContent(db)).stamp === content.stamp) await markPublished(db, new Date(), content);
   else await callBuildHook(db, new Date(), true);
 }

@@ -18,7 +18,7 @@
 import { config } from "../config.ts";
 import { keepConnectionUntil } from "../db/index.ts";
 import type { Database } from "../db/types.ts";
-import { siteContentOf, takeSnapshot } from "../build/snapshot.ts";
+import { currentContent } from "../build/snapshot.ts";
 import { deferAfterResponse } from "../runtime/request-scope.ts";
 import { purgeBookPages } from "./cache-purge.ts";
 import { claimBuild, markFailed, markPublished, markRequested, markStarted, MISSING_HOOK, readPublishRow, readPublishView, STALE_BUILD_MS, type PublishView } from "./state.ts";
@@ -52,7 +52,7 @@ export async function schedulePublish(db: Database, now = new Date()): Promise<v
   await markRequested(db, now);
   await purge(db, now);
   const row = await readPublishRow(db);
-  const content = siteContentOf(await takeSnapshot(db));
+  const content = await currentContent(db);
   if (row.siteStamp === content.stamp && row.state !== "publishing") {
     // The static pages show this list already: the change is live with the purge alone.
     await markPublished(db, now, content, now);

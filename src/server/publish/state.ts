@@ -13,7 +13,7 @@ import { eq, sql } from "../db/orm.ts";
 import { config, MALFORMED_HOOK, type Config } from "../config.ts";
 import type { Database } from "../db/types.ts";
 import { publishState } from "../db/schema.ts";
-import { siteContentOf, takeSnapshot, type SiteContent } from "../build/snapshot.ts";
+import { currentContent, type SiteContent } from "../build/snapshot.ts";
 import { CDN_MAX_AGE_S } from "../http/cdn.ts";
 import { readCachePurgeView, type CachePurgeView } from "./cache-purge.ts";
 
@@ -124,7 +124,7 @@ export function toPublishView(row: Row, { cachePurge, current, settings, now }: 
 export async function readPublishView(db: Database, now = new Date()): Promise<PublishView> {
   const row = await readPublishRow(db);
   const cachePurge = await readCachePurgeView(db);
-  const current = siteContentOf(await takeSnapshot(db));
+  const current = await currentContent(db);
   return toPublishView(row, { cachePurge, current, settings: config(), now });
 }
 

@@ -1,0 +1,46 @@
+/**
+ * The publish status and every save tell what a site built now would hold without rendering the
+ * open level's text (`currentContent`): it must say exactly what a snapshot says (`siteContentOf`),
+ * through every kind of change, or the status would call a current site outdated, or the reverse.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { currentContent, siteContentOf, takeSnapshot } from "../../src/server/build/snapshot.ts";
+import { seed } from "../../src/server/content/seed.ts";
+import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { eq } from "../../src/server/db/orm.ts";
+import { chapters, subsections } from "../../src/server/db/schema.ts";
+import { createChapter, createSubsection } from "../support/factories.ts";
+
+let database: DatabaseHandle;
+beforeAll(async () => {
+  database = await openDatabase({ driver: "pglite", dataDir: null });
+  await database.migrate();
+  await seed(database.db);
+});
+afterAll(() => database?.close());
+
+describe("currentContent", () => {
+  it("says what a snapshot says, through every kind of change", async () => {
+    const agree = async () => {
+      const [cheap, full] = [await currentContent(database.db), siteContentOf(await takeSnapshot(database.db))];
+      expect(cheap).toEqual(full);
+      return cheap.stamp;
+    };
+    const stamps = [await agree()];
+    const chapter = await createChapter(database.db, { level: "Operator", slug: "stamped", title: "Stamped", content: "Words." });
+    stamps.push(await agree());
+    const part = await createSubsection(database.db, chapter.id, { slug: "a-part", title: "A Part", content: "More words." });
+    stamps.push(await agree());
+    await database.db.update(subsections).set({ content: "Other words." }).where(eq(subsections.id, part.id));
+    stamps.push(await agree());
+    await database.db.update(chapters).set({ order: 500 }).where(eq(chapters.id, chapter.id));
+    stamps.push(await agree());
+    await database.db.update(chapters).set({ level: "Mastermind" }).where(eq(chapters.id, chapter.id));
+    stamps.push(await agree());
+    // Each change moved the stamp.
+    expect(new Set(stamps).size).toBe(stamps.length);
+    // A locked chapter's text is in no index: its edit moves nothing.
+    await database.db.update(chapters).set({ content: "Locked words, edited." }).where(eq(chapters.id, chapter.id));
+    expect(await agree()).toBe(stamps.at(-1));
+  });
+});
