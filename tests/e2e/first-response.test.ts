@@ -33,8 +33,8 @@ function served(url: string): Promise<{ encoding: string | undefined; bytes: Buf
 }
 
 test("a chapter page, /apply and /about: HTML and critical CSS within 14 KB as served (br), and no stylesheet that blocks paint", async ({ playwright }, testInfo) => {
-  // Measured on the seed book alone: the chapters earlier tests added to this worker's book would
-  // grow every page's chapter list, and the figure with them (it once came within 20 B of the budget).
+  // Measured on the seed book alone, so the figures compare from run to run whatever earlier tests
+  // added to this worker's book (a book grown to 300 chapters: grown-book.test.ts).
   const seed = await startSeedSite(testInfo.parallelIndex);
   const request = await playwright.request.newContext({ baseURL: seed.url });
   try {
