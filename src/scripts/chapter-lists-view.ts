@@ -12,7 +12,7 @@ import { DRAWER_LIST_ID, RAIL_LIST_ID, SHOW_CHAPTERS } from "../lib/page-signals
 import type { ChapterLists } from "./page.ts";
 
 /**
- * Puts `html` in as the items of list `id`, unless it holds them already. What the reader sees
+ * Puts `html` in as the items of list `id`, unless it holds them already (the same elements). What the reader sees
  * stays where it was: the current chapter's link at the same height (the rail of a first response
  * holds the chapters near it, and the whole list comes above and below it), and the focus on the
  * link it was on.
@@ -20,9 +20,14 @@ import type { ChapterLists } from "./page.ts";
 function fill(id: string, html: string): void {
   const list = document.getElementById(id) as (HTMLElement & { shown?: string }) | null;
   if (!list || list.shown === html) return;
+  list.shown = html;
+  // (Items the page holds already, as the first response of a short level does, stay as they are.)
+  const items = document.createElement("template");
+  items.innerHTML = html;
+  if (items.innerHTML === list.innerHTML) return;
   const top = list.querySelector('[aria-current="page"]')?.getBoundingClientRect().top;
   const focused = list.contains(document.activeElement) ? document.activeElement!.getAttribute("href") : null;
-  list.innerHTML = list.shown = html;
+  list.replaceChildren(items.content);
   const moved = list.querySelector('[aria-current="page"]')?.getBoundingClientRect().top;
   if (top !== undefined && moved !== undefined) list.scrollTop += moved - top;
   if (focused) list.querySelector<HTMLElement>(`a[href="${focused}"]`)?.focus({ preventScroll: true });
