@@ -2,7 +2,8 @@
  * What a big book costs in the browser (issue 45: 2), measured in Chromium (Playwright):
  *   - the chapter drawer: from the tap on the menu (data-testid="menu-toggle") to the frame after
  *     the one that shows the drawer (dialog#chapter-drawer) open with its chapter list laid out
- *     (a link of data-testid="drawer-list" with a size): that frame's paint is done then. On a
+ *     (a link of data-testid="drawer-list" with a size): that frame's paint is done then; and the
+ *     same for the level's whole list (a page carries the chapters near its own: decision 0029). On a
  *     phone as Lighthouse's mobile profile models one (4x CPU, 150 ms round trip, 1.6 Mbps;
  *     first-tap.ts's PHONE), cold cache, the tap once the page has loaded and its network is quiet;
  *   - the open level's first search: the bytes every response moves (body as sent and headers)
@@ -38,9 +39,13 @@ async function networkQuiet(page: Page, quietMs: number, timeoutMs = 60_000): Pr
   }
 }
 
-/** The measuring hooks, in the page before its own scripts: the touch's time, and the painted frame with the drawer's list. */
-function instrumentDrawer(): void {
-  const w = window as unknown as { __tap?: number; __listed?: number; __painted?: number };
+/**
+ * The measuring hooks, in the page before its own scripts: the touch's time, the painted frame
+ * with the drawer's list, and the painted frame with the whole list (`whole` links: a chapter page
+ * carries the chapters near its own, the rest comes when the reader reaches for it, decision 0029).
+ */
+function instrumentDrawer(whole: number): void {
+  const w = window as unknown as { __tap?: number; __listed?: number; __painted?: number; __whole?: number };
   const listed = () => {
     const drawer = document.querySelector<HTMLDialogElement>("dialog#chapter-drawer");
     if (!drawer?.open) return false;
@@ -48,15 +53,22 @@ function instrumentDrawer(): void {
     const box = link?.getBoundingClientRect();
     return !!box && box.height > 0 && box.width > 0;
   };
+  // A task queued in a frame's animation callback runs once that frame is rendered.
+  const afterPaint = (done: (ms: number) => void) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done(performance.now());
+    channel.port2.postMessage(0);
+  };
   const frame = () => {
-    if (w.__listed !== undefined) return;
-    if (listed()) {
-      // This frame shows it: a task queued now runs once the frame is rendered.
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => (w.__painted = performance.now());
-      channel.port2.postMessage(0);
+    if (w.__listed === undefined && listed()) {
+      afterPaint((ms) => (w.__painted = ms));
       w.__listed = performance.now();
-    } else requestAnimationFrame(frame);
+    }
+    if (w.__listed !== undefined && document.querySelectorAll('dialog#chapter-drawer[open] [data-testid="drawer-list"] a').length >= whole) {
+      afterPaint((ms) => (w.__whole = ms));
+      return;
+    }
+    requestAnimationFrame(frame);
   };
   addEventListener(
     "touchstart",
@@ -74,6 +86,8 @@ export interface DrawerTap {
   listFrameMs: number;
   /** ms from the touch until that frame was rendered (its paint done on the main thread). */
   listPaintedMs: number;
+  /** ms from the touch until the frame with the level's whole list was rendered; null if it never came (30 s). */
+  wholeListMs: number | null;
 }
 
 async function phonePage(context: BrowserContext): Promise<Page> {
@@ -85,31 +99,41 @@ async function phonePage(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-/** One tap on the menu of `url`, in a fresh phone context (cold cache), once the page has loaded and its network is quiet. */
-export async function drawerTapOnce(browser: Browser, url: string): Promise<DrawerTap> {
+/**
+ * One tap on the menu of `url`, in a fresh phone context (cold cache), once the page has loaded
+ * and its network is quiet; `whole`: the chapters of the page's level.
+ */
+export async function drawerTapOnce(browser: Browser, url: string, whole: number): Promise<DrawerTap> {
   const context = await browser.newContext(PHONE_CONTEXT);
   try {
     const page = await phonePage(context);
-    await page.addInitScript(instrumentDrawer);
+    await page.addInitScript(instrumentDrawer, whole);
     await page.goto(url, { waitUntil: "load", timeout: 120_000 });
     await networkQuiet(page, 1000);
     await page.getByTestId("menu-toggle").tap();
     await page.waitForFunction(() => (window as unknown as { __painted?: number }).__painted !== undefined, undefined, { timeout: 60_000 });
-    const { tap, listed, painted } = await page.evaluate(() => {
-      const w = window as unknown as { __tap: number; __listed: number; __painted: number };
-      return { tap: w.__tap, listed: w.__listed, painted: w.__painted };
+    await page.waitForFunction(() => (window as unknown as { __whole?: number }).__whole !== undefined, undefined, { timeout: 30_000 }).catch(() => {});
+    const { tap, listed, painted, all } = await page.evaluate(() => {
+      const w = window as unknown as { __tap: number; __listed: number; __painted: number; __whole?: number };
+      return { tap: w.__tap, listed: w.__listed, painted: w.__painted, all: w.__whole };
     });
-    return { listFrameMs: Math.round(listed - tap), listPaintedMs: Math.round(painted - tap) };
+    return { listFrameMs: Math.round(listed - tap), listPaintedMs: Math.round(painted - tap), wholeListMs: all === undefined ? null : Math.round(all - tap) };
   } finally {
     await context.close();
   }
 }
 
-/** Medians of `runs` drawer taps on `url`, with each run's figures. */
-export async function drawerTap(browser: Browser, url: string, runs = 3): Promise<DrawerTap & { runs: DrawerTap[] }> {
+/** Medians of `runs` drawer taps on `url` (`whole`: the chapters of its level), with each run's figures. */
+export async function drawerTap(browser: Browser, url: string, whole: number, runs = 3): Promise<DrawerTap & { runs: DrawerTap[] }> {
   const taps: DrawerTap[] = [];
-  for (let i = 0; i < runs; i++) taps.push(await drawerTapOnce(browser, url));
-  return { listFrameMs: medianOf(taps.map((t) => t.listFrameMs)), listPaintedMs: medianOf(taps.map((t) => t.listPaintedMs)), runs: taps };
+  for (let i = 0; i < runs; i++) taps.push(await drawerTapOnce(browser, url, whole));
+  const wholes = taps.map((t) => t.wholeListMs).filter((ms): ms is number => ms !== null);
+  return {
+    listFrameMs: medianOf(taps.map((t) => t.listFrameMs)),
+    listPaintedMs: medianOf(taps.map((t) => t.listPaintedMs)),
+    wholeListMs: wholes.length === taps.length ? medianOf(wholes) : null,
+    runs: taps,
+  };
 }
 
 export interface SearchBytes {
