@@ -97,9 +97,9 @@ async function sheetArrives(page: Page, release: () => void, sheet: Promise<unkn
 /**
  * Once the page has painted with its inline CSS, its fonts are in and every photo in view has
  * loaded and decoded (a lazy photo scrolled into view is still on its way otherwise, and would
- * make the two pictures differ by its arrival): a screenshot of the viewport, still.
+ * make the two pictures differ by its arrival).
  */
-async function still(page: Page): Promise<Buffer> {
+async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0);
   await page.evaluate(async () => {
     const inView = () =>
@@ -112,6 +112,14 @@ async function still(page: Page): Promise<Buffer> {
     await document.fonts.ready;
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   });
+}
+
+/**
+ * The settled page's viewport, still. (The screenshot stops the page's animations and starts
+ * them again, the header's scroll-driven ones included, which lays out its row in the next frame.)
+ */
+async function still(page: Page): Promise<Buffer> {
+  await settled(page);
   return page.screenshot({ animations: "disabled", caret: "hide" });
 }
 
@@ -240,7 +248,7 @@ test("the full sheet's arrival lays out no part of the page again", async ({ bro
   const { context, page, release } = await heldSheet(browser, 390, "light");
   await page.goto(`${site.url}/${first!.slug}`, { waitUntil: "commit" });
   const sheet = page.waitForResponse(FULL_SHEET);
-  await still(page);
+  await settled(page);
   const events = await traced(browser, page, async () => {
     await sheetArrives(page, release, sheet);
     await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
