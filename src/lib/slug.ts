@@ -45,6 +45,7 @@ export const RESERVED_SLUGS = [
   "messages",
   "page-notice",
   "pagefind",
+  "pagefind-delta",
   "pricing",
   "privacy-policy",
   "profile",

@@ -152,3 +152,51 @@ test("each search asks for the live chapter list, which the CDN answers: an anon
   for (const status of lists) expect(status).toMatch(/hit/);
   for (const status of lists) expect(status).not.toMatch(/fwd=/);
 });
+
+/**
+ * A text edit's build keeps the whole index and puts the chapter into the index's delta (decision
+ * 0030): once it is live, a new page finds the edit's words, and only them, from the delta, while
+ * the whole index is the one it was; the delta's code and WebAssembly are the whole index's. (The
+ * publisher writes the whole index again once edits have been quiet for 15 s:
+ * src/server/publish/local-publisher.test.ts; this test is done well before.)
+ */
+test("words an edit brings in are found once it is live, from the index's delta, and the whole index is not written again", async ({ page, request }) => {
+  const NEW_WORD = "quixotically";
+  const book = await admin(request);
+  await book.settled();
+  const entry = async () => (await request.get("/pagefind/pagefind-entry.json")).text();
+  const whole = await entry();
+  expect(JSON.parse((await (await request.get("/pagefind/delta.json")).text()))).toEqual({ chapters: 0 });
+  const before = await book.editPart((content) => content.replace(new RegExp(WORD, "gi"), NEW_WORD));
+  try {
+    await book.settled();
+    expect(JSON.parse((await (await request.get("/pagefind/delta.json")).text()))).toEqual({ chapters: 1 });
+    expect(await entry()).toBe(whole);
+    // The whole index still holds the passage's earlier text (until the publisher writes it again once edits are quiet): the panel counts it.
+    expect(((await (await request.get("/api/admin/publish")).json()) as { searchIndex: { withdrawn: number } }).searchIndex.withdrawn).toBe(1);
+    const fetched: string[] = [];
+    page.on("response", (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname.startsWith("/pagefind")) fetched.push(`${response.status()} ${pathname}`);
+    });
+    await page.goto(`/${CHAPTER}`);
+    await hydrated(page);
+    await search(page, NEW_WORD);
+    await expect(results(page)).toHaveCount(1);
+    await expect(results(page).first()).toHaveAttribute("href", HIT);
+    // The whole index's record of the passage holds the old words, under the chapter's old stamp: dropped.
+    await search(page, WORD);
+    await expect(page.getByText(`Nothing found for “${WORD}”.`)).toBeVisible();
+    expect(fetched).toEqual(expect.arrayContaining(["200 /pagefind/delta.json", "200 /pagefind/wasm.en.pagefind", "200 /pagefind-delta/pagefind-entry.json"]));
+    // Code and WebAssembly come once, from the whole index; should a browser ask the delta for
+    // them (Pagefind without a worker loads them per index), it is sent there.
+    expect(fetched.filter((line) => /^\S+ \/pagefind-delta\/(.*\.js|wasm\..*)$/.test(line))).toEqual([]);
+    const wasm = await request.get("/pagefind-delta/wasm.en.pagefind", { maxRedirects: 0 });
+    expect([wasm.status(), wasm.headers().location]).toEqual([301, "/pagefind/wasm.en.pagefind"]);
+  } finally {
+    await book.editPart(() => before);
+    await book.settled();
+  }
+  expect(JSON.parse((await (await request.get("/pagefind/delta.json")).text()))).toEqual({ chapters: 0 });
+  await openPageThatFinds(page);
+});

@@ -10,7 +10,8 @@ import type { DatabaseHandle } from "../db/client.ts";
 import { closeDatabase, useDatabase } from "../db/index.ts";
 import { seedIfEmpty } from "../content/seed.ts";
 import { loadAssessment } from "../assessment/content.ts";
-import { abortBuilds, ensureBuilt } from "../build/site-builder.ts";
+import { abortBuilds, buildSite, ensureBuilt } from "../build/site-builder.ts";
+import { hasSearchDelta } from "../build/static-index.ts";
 import { currentContent } from "../build/snapshot.ts";
 import { createHandler } from "./app.ts";
 import { CdnCache } from "./cdn-cache.ts";
@@ -61,7 +62,8 @@ export async function startHost({
   const siteDir = config.siteDir ?? netlify.publish;
   const buildOptions = { db: database.db, outDir: siteDir, workDir: path.join(config.dataDir, "build"), log };
   const builtAt = new Date();
-  const { built, content } = await ensureBuilt(buildOptions);
+  // (At start, no search delta: the whole index, as the publisher's follow-up writes it.)
+  const { built, content } = await ensureBuilt({ ...buildOptions, wholeIndex: true });
   if (!built) log("The static site is up to date.");
   await markPublished(database.db, builtAt, content);
   /** The chapter list the static pages being served show (its content stamp). */
@@ -93,6 +95,16 @@ export async function startHost({
       }
       siteStamp = rebuilt.content.stamp;
       return rebuilt.content;
+    },
+    // A build that left a search delta (a text edit: decision 0030) is live in a second or two;
+    // once edits are quiet, the whole index is written again, so the edited chapters' earlier
+    // text leaves the public files.
+    followUp: async () => {
+      if (!hasSearchDelta(siteDir)) return null;
+      const folded = await buildSite({ ...buildOptions, wholeIndex: true });
+      site = new StaticSite(siteDir);
+      siteStamp = folded.stamp;
+      return folded;
     },
   });
   useLocalPublisher(publisher);

@@ -80,4 +80,43 @@ describe("the local publisher", () => {
     await sleep(80);
     expect(runs.started).toBe(0);
   });
+  it("runs the follow-up once builds have been quiet for its wait, once for several builds, and records what it answers", async () => {
+    const { runs, build } = counting(5);
+    const followed: number[] = [];
+    const publisher = createLocalPublisher({
+      db: database.db,
+      build,
+      debounceMs: 5,
+      followUpMs: 150,
+      followUp: async () => {
+        followed.push(runs.finished);
+        return { stamp: "followed", textStamps: ["after"] };
+      },
+    });
+    publisher.now();
+    await publisher.idle();
+    await sleep(60);
+    publisher.now(); // a second edit within the wait: the follow-up waits again
+    await publisher.idle();
+    await sleep(60);
+    expect(followed).toEqual([]);
+    await expect.poll(() => followed, { timeout: 5_000 }).toEqual([2]);
+    await publisher.idle();
+    // The status reads what the follow-up answered (the builds answered no text stamps: 0).
+    expect((await readPublishView(database.db)).searchIndex.withdrawn).toBe(1);
+    await sleep(200);
+    expect(followed).toEqual([2]); // once
+    await publisher.stop();
+  });
+
+  it("stops a waiting follow-up with the publisher", async () => {
+    const { build } = counting(5);
+    let followed = 0;
+    const publisher = createLocalPublisher({ db: database.db, build, debounceMs: 5, followUpMs: 50, followUp: async () => (followed++, null) });
+    publisher.now();
+    await publisher.idle();
+    await publisher.stop();
+    await sleep(150);
+    expect(followed).toBe(0);
+  });
 });

@@ -12,6 +12,14 @@ export interface LocalPublisherOptions {
   db: Database;
   /** Builds the site from the database's current content (if it changed) and swaps it in; answers what it holds of the content. */
   build: () => Promise<SiteContent>;
+  /**
+   * A second step, once builds have been quiet for `followUpMs`: answers what the site holds after
+   * it, or null when it had nothing to do. The local host writes the whole search index again
+   * there after builds that left a delta (static-index.ts, decision 0030): an operator editing one
+   * chapter after another has each edit live in a second or two, and the whole index once.
+   */
+  followUp?: () => Promise<SiteContent | null>;
+  followUpMs?: number;
   debounceMs?: number;
   log?: (line: string) => void;
   clock?: () => Date;
@@ -27,11 +35,14 @@ export interface RunningPublisher extends LocalPublisher {
 export function createLocalPublisher({
   db,
   build,
+  followUp,
+  followUpMs = 15_000,
   debounceMs = 1000,
   log = () => {},
   clock = () => new Date(),
 }: LocalPublisherOptions): RunningPublisher {
   let timer: NodeJS.Timeout | undefined;
+  let followUpTimer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -43,19 +54,11 @@ export function createLocalPublisher({
     waiters = [];
   };
 
-  const run = (): void => {
-    timer = undefined;
-    if (stopped) return settle();
-    if (running) {
-      again = true;
-      return;
-    }
+  /** Runs `step` as the one run at a time; a request that comes meanwhile makes one more build after it. */
+  const exclusive = (step: () => Promise<void>): void => {
     running = (async () => {
-      const startedAt = clock();
       try {
-        await markStarted(db, startedAt);
-        await markPublished(db, startedAt, await build(), clock());
-        log(`Published the content changes (${((clock().getTime() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
+        await step();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         log(`Publishing failed: ${message}`);
@@ -70,6 +73,34 @@ export function createLocalPublisher({
         again = false;
         settle();
       }
+    });
+  };
+
+  const run = (): void => {
+    timer = undefined;
+    if (stopped) return settle();
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(followUpTimer);
+    exclusive(async () => {
+      const startedAt = clock();
+      await markStarted(db, startedAt);
+      await markPublished(db, startedAt, await build(), clock());
+      log(`Published the content changes (${((clock().getTime() - startedAt.getTime()) / 1000).toFixed(1)} s).`);
+      if (followUp) followUpTimer = setTimeout(runFollowUp, followUpMs).unref();
+    });
+  };
+
+  const runFollowUp = (): void => {
+    followUpTimer = undefined;
+    // (A build under way or waiting sets the follow-up again when it is done.)
+    if (stopped || running || timer || !followUp) return;
+    exclusive(async () => {
+      const startedAt = clock();
+      const followed = await followUp();
+      if (followed) await markPublished(db, startedAt, followed, clock());
     });
   };
 
@@ -91,6 +122,7 @@ export function createLocalPublisher({
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(followUpTimer);
       timer = undefined;
       await running;
       settle();

@@ -1,28 +1,46 @@
 /**
  * Where the search box's results come from. Loaded only when the box is first used: the static
- * index's script (`/pagefind/pagefind.js`, with its WebAssembly and index files) is fetched by the
- * browser at that moment, never before.
+ * index's script (`/pagefind/pagefind.js`, with its WebAssembly and index files, and its delta's
+ * count) is fetched by the browser at that moment, never before.
  */
 import { canAccess, type Level } from "../../../lib/levels.ts";
 import { SEARCH_MIN_LENGTH, type SearchResult } from "../../../lib/search-query.ts";
 import { excerptParts, keepLiveOperator, type StaticHit } from "./merge-results.ts";
 import { passageSnippet } from "../../../lib/search-query.ts";
 import { spellForStaticIndex, spellFromStaticIndex } from "../../../lib/accent-folding.ts";
+import { SEARCH_DELTA_FILE, SEARCH_DELTA_PATH, type SearchDelta } from "../../../lib/search-delta.ts";
 
 interface PagefindResult {
   data(): Promise<{ url: string; content: string; excerpt: string; meta: Record<string, string> }>;
 }
 interface Pagefind {
   options(options: Record<string, unknown>): Promise<void>;
+  mergeIndex(path: string): Promise<void>;
   search(query: string): Promise<{ results: PagefindResult[] } | null>;
 }
 
 const STATIC_INDEX = "/pagefind/pagefind.js";
 let pagefind: Promise<Pagefind> | undefined;
 
+/** How many changed chapters the index's delta holds (decision 0030); none when it cannot tell. */
+async function deltaChapters(): Promise<number> {
+  try {
+    const response = await fetch(`/pagefind/${SEARCH_DELTA_FILE}`);
+    return response.ok ? ((await response.json()) as SearchDelta).chapters || 0 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The static index, with its delta merged in when it holds chapters changed since the whole index
+ * was written (their records in the whole index carry an older text stamp, which the live list's
+ * check drops).
+ */
 function loadPagefind(): Promise<Pagefind> {
-  pagefind ??= (import(/* @vite-ignore */ STATIC_INDEX) as Promise<Pagefind>).then(async (module) => {
+  pagefind ??= Promise.all([import(/* @vite-ignore */ STATIC_INDEX) as Promise<Pagefind>, deltaChapters()]).then(async ([module, delta]) => {
     await module.options({ excerptLength: 24 });
+    if (delta > 0) await module.mergeIndex(SEARCH_DELTA_PATH);
     return module;
   });
   pagefind.catch(() => (pagefind = undefined));
