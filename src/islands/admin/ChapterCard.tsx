@@ -5,7 +5,7 @@
  */
 import { chapterNumber } from "../../lib/chapter-number.ts";
 import { useStore } from "@nanostores/react";
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { memo, useEffect, useId, useState, type KeyboardEvent } from "react";
 import { levelOf } from "../../lib/levels.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { $subsections, $subsectionsError, loadSubsections } from "../../stores/admin-content.ts";
@@ -34,8 +34,10 @@ interface Props {
   chapter: AdminChapter;
   /** Its 1-based place among the chapters readers see in its level, or null (a draft). */
   position: number | null;
+  /** Its index in the level's list (what a keyboard move starts from). */
+  index: number;
   hintId: string;
-  onKeyDown: (event: KeyboardEvent) => void;
+  onMoveKey: (index: number, event: KeyboardEvent) => void;
   onAddSubsection: (chapter: AdminChapter) => void;
   onEdit: (chapter: AdminChapter) => void;
   onDelete: (chapter: AdminChapter) => void;
@@ -43,8 +45,14 @@ interface Props {
   onDeleteSubsection: (subsection: AdminSubsection) => void;
 }
 
-export default function ChapterCard(props: Props) {
-  const { chapter, position, hintId, onKeyDown, onAddSubsection, onEdit, onDelete, onEditSubsection, onDeleteSubsection } = props;
+/**
+ * Memoised: the tab's callbacks are stable, so a card renders again only when its chapter, its
+ * place or its own state changes (a level of 1,000 cards is mounted in slices: issue 45).
+ */
+export default memo(ChapterCard);
+
+function ChapterCard(props: Props) {
+  const { chapter, position, index, hintId, onMoveKey, onAddSubsection, onEdit, onDelete, onEditSubsection, onDeleteSubsection } = props;
   const [expanded, setExpanded] = useState(false);
   const all = useStore($subsections);
   const subsections = all[chapter.id];
@@ -64,8 +72,10 @@ export default function ChapterCard(props: Props) {
       tabIndex={0}
       aria-labelledby={titleId}
       aria-describedby={hintId}
-      onKeyDown={onKeyDown}
-      className="rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-4 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)]"
+      onKeyDown={(event) => onMoveKey(index, event)}
+      // Off screen, a card's contents skip style and layout (its text stays in the page for
+      // find-in-page); it keeps the size it last had.
+      className="[contain-intrinsic-size:auto_7rem] [content-visibility:auto] rounded-lg border border-[var(--color-line)] bg-[var(--color-panel)] p-4 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-[var(--color-accent)]"
     >
       <div className="flex flex-wrap items-start gap-3">
         <span

@@ -2,10 +2,13 @@
  * The Chapters tab (SPEC.md section 2): sub-tabs Operator, Architect and Mastermind with counts;
  * the chosen level's chapters in order, reorderable by drag or keyboard; the four dialogs; the
  * delete confirmations; and the Recently Deleted Items card.
+ *
+ * A long level (issue 45: 1,000 chapters) is mounted in slices: the first screenful of cards at
+ * once, the rest a slice a frame after, so the tab shows its list at once. Counts, moves and the
+ * order saved come from the whole level, never from the cards mounted so far.
  */
-import { readersPosition } from "../../lib/chapter-number.ts";
 import { useStore } from "@nanostores/react";
-import { useId, useState, type KeyboardEvent } from "react";
+import { startTransition, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { LEVELS, type Level } from "../../lib/levels.ts";
 import type { AdminChapter, AdminSubsection } from "../../stores/admin-api.ts";
 import { announce, moveAnnouncement } from "../../stores/admin-announcer.ts";
@@ -34,6 +37,17 @@ type DialogState =
   | { kind: "add-subsection"; chapter: AdminChapter; order: number }
   | { kind: "edit-subsection"; chapter: AdminChapter; subsection: AdminSubsection };
 
+/** Cards mounted with the list (more than a tall screen holds), then per slice. */
+export const FIRST_CARDS = 30;
+export const CARDS_PER_SLICE = 100;
+
+/** Each chapter's 1-based place among those readers see (published, not deleted), as readersPosition has it, in one pass. */
+function readersPositions(list: readonly { id: number; status?: string; deletedAt?: string | null }[]): Map<number, number> {
+  const positions = new Map<number, number>();
+  for (const chapter of list) if (chapter.status !== "draft" && !chapter.deletedAt) positions.set(chapter.id, positions.size + 1);
+  return positions;
+}
+
 const dialogTitle: Record<DialogState["kind"], string> = {
   "create-chapter": "Create New Chapter",
   "edit-chapter": "Edit Chapter",
@@ -47,7 +61,26 @@ export default function ChaptersTab() {
   const [dialog, setDialog] = useState<DialogState | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const hintId = useId();
-  const list = chaptersOf(chapters, level);
+  const list = useMemo(() => chaptersOf(chapters, level), [chapters, level]);
+  const counts = useMemo(() => LEVELS.map((l) => (l === level ? list.length : chaptersOf(chapters, l).length)), [chapters, level, list]);
+  const positions = useMemo(() => readersPositions(list), [list]);
+  const [shown, setShown] = useState(FIRST_CARDS);
+  const selectLevel = (next: Level) => {
+    setLevel(next);
+    setShown(FIRST_CARDS);
+  };
+  // The next slice after the browser has painted the cards so far.
+  useEffect(() => {
+    if (shown >= list.length) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setShown((n) => n + CARDS_PER_SLICE)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [shown, list.length]);
 
   const move = (from: number, to: number, viaKeyboard: boolean) => {
     const next = moved(list, from, to);
@@ -79,6 +112,23 @@ export default function ChaptersTab() {
       },
     });
 
+  // The cards' callbacks, stable across renders (the cards are memoised), calling the latest render's.
+  const latest = useRef({ list, move, openAddSubsection, askDeleteChapter, askDeleteSubsection });
+  useEffect(() => {
+    latest.current = { list, move, openAddSubsection, askDeleteChapter, askDeleteSubsection };
+  });
+  const onMoveKey = useCallback((index: number, event: KeyboardEvent) => {
+    const to = keyboardTarget(event, index, latest.current.list.length);
+    if (to === null) return;
+    event.preventDefault();
+    latest.current.move(index, to, true);
+  }, []);
+  const onAddSubsection = useCallback((c: AdminChapter) => void latest.current.openAddSubsection(c), []);
+  const onEdit = useCallback((c: AdminChapter) => setDialog({ kind: "edit-chapter", chapter: c }), []);
+  const onDelete = useCallback((c: AdminChapter) => latest.current.askDeleteChapter(c), []);
+  const onEditSubsection = useCallback((c: AdminChapter, subsection: AdminSubsection) => setDialog({ kind: "edit-subsection", chapter: c, subsection }), []);
+  const onDeleteSubsection = useCallback((subsection: AdminSubsection) => latest.current.askDeleteSubsection(subsection), []);
+
   const close = () => setDialog(null);
   return (
     <div>
@@ -88,8 +138,8 @@ export default function ChaptersTab() {
           idPrefix="level"
           size="small"
           selected={level}
-          onSelect={setLevel}
-          items={LEVELS.map((l) => ({ id: l, label: `${l} (${chaptersOf(chapters, l).length})` }))}
+          onSelect={selectLevel}
+          items={LEVELS.map((l, i) => ({ id: l, label: `${l} (${counts[i]})` }))}
         />
         <button type="button" className={`${primary} w-full sm:w-auto`} onClick={() => setDialog({ kind: "create-chapter" })}>
           Create New Chapter
@@ -109,23 +159,19 @@ export default function ChaptersTab() {
               To reorder, drag a card by its handle, or focus a card and press Alt+ArrowUp or Alt+ArrowDown.
             </p>
             <ol ref={listRef} className="space-y-3" aria-label={`${level} chapters`}>
-              {list.map((chapter, index) => (
+              {list.slice(0, shown).map((chapter, index) => (
                 <ChapterCard
                   key={chapter.id}
                   chapter={chapter}
-                  position={readersPosition(list, chapter)}
+                  position={positions.get(chapter.id) ?? null}
+                  index={index}
                   hintId={hintId}
-                  onKeyDown={(event: KeyboardEvent) => {
-                    const to = keyboardTarget(event, index, list.length);
-                    if (to === null) return;
-                    event.preventDefault();
-                    move(index, to, true);
-                  }}
-                  onAddSubsection={(c) => void openAddSubsection(c)}
-                  onEdit={(c) => setDialog({ kind: "edit-chapter", chapter: c })}
-                  onDelete={askDeleteChapter}
-                  onEditSubsection={(c, subsection) => setDialog({ kind: "edit-subsection", chapter: c, subsection })}
-                  onDeleteSubsection={askDeleteSubsection}
+                  onMoveKey={onMoveKey}
+                  onAddSubsection={onAddSubsection}
+                  onEdit={onEdit}
+                  onDelete={onDelete}
+                  onEditSubsection={onEditSubsection}
+                  onDeleteSubsection={onDeleteSubsection}
                 />
               ))}
             </ol>

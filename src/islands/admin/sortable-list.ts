@@ -4,7 +4,7 @@
  * the caller re-renders the list in its new order.
  */
 import Sortable from "sortablejs";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
 
 export const SORTABLE_ITEM = "data-sortable-item";
 
@@ -16,38 +16,41 @@ interface Options {
   onMove: (from: number, to: number) => void;
 }
 
-/** Attach the answered callback ref to the list element (its only children are the items). */
-export function useSortableList({ handle, tolerance, onMove }: Options): (element: HTMLElement | null) => void {
-  const [element, setElement] = useState<HTMLElement | null>(null);
+/**
+ * Attach the answered callback ref to the list element (its only children are the items). The
+ * sortable is made in the ref itself, not from state set there: a long list is not rendered twice.
+ */
+export function useSortableList({ handle, tolerance, onMove }: Options): (element: HTMLElement | null) => (() => void) | undefined {
   const moveRef = useRef(onMove);
   useEffect(() => {
     moveRef.current = onMove;
   });
 
-  useEffect(() => {
-    if (!element) return;
-    const sortable = Sortable.create(element, {
-      handle,
-      draggable: `[${SORTABLE_ITEM}]`,
-      animation: 150,
-      // Pointer events instead of native drag and drop: the same on touch, mouse and pen, and the
-      // tolerance below applies to all of them.
-      forceFallback: true,
-      fallbackOnBody: true,
-      fallbackTolerance: tolerance,
-      touchStartThreshold: tolerance,
-      ghostClass: "sortable-ghost",
-      onEnd: ({ item, from, oldDraggableIndex: oldIndex, newDraggableIndex: newIndex }) => {
-        if (oldIndex === undefined || newIndex === undefined || oldIndex === newIndex) return;
-        from.removeChild(item);
-        from.insertBefore(item, from.children[oldIndex] ?? null);
-        moveRef.current(oldIndex, newIndex);
-      },
-    });
-    return () => sortable.destroy();
-  }, [element, handle, tolerance]);
-
-  return setElement;
+  return useCallback(
+    (element: HTMLElement | null) => {
+      if (!element) return undefined;
+      const sortable = Sortable.create(element, {
+        handle,
+        draggable: `[${SORTABLE_ITEM}]`,
+        animation: 150,
+        // Pointer events instead of native drag and drop: the same on touch, mouse and pen, and the
+        // tolerance below applies to all of them.
+        forceFallback: true,
+        fallbackOnBody: true,
+        fallbackTolerance: tolerance,
+        touchStartThreshold: tolerance,
+        ghostClass: "sortable-ghost",
+        onEnd: ({ item, from, oldDraggableIndex: oldIndex, newDraggableIndex: newIndex }) => {
+          if (oldIndex === undefined || newIndex === undefined || oldIndex === newIndex) return;
+          from.removeChild(item);
+          from.insertBefore(item, from.children[oldIndex] ?? null);
+          moveRef.current(oldIndex, newIndex);
+        },
+      });
+      return () => sortable.destroy();
+    },
+    [handle, tolerance],
+  );
 }
 
 /** The new index for Alt+ArrowUp / Alt+ArrowDown pressed on the item itself, or null. */
