@@ -107,7 +107,7 @@ async function measureBook(work: string, name: string, size: { chapters: number;
       log(`${name}: drawer ${JSON.stringify(drawer)}`);
       search = await searchBytes(browser, page, options.word);
       log(`${name}: search ${JSON.stringify(search)}`);
-      admin = await adminChaptersTab(browser, server.url, BENCH_ADMIN, options.runs);
+      admin = await adminChaptersTab(browser, server.url, BENCH_ADMIN, open.length, options.runs);
       log(`${name}: admin ${JSON.stringify(admin)}`);
     } finally {
       await browser.close();
@@ -166,7 +166,7 @@ export function bookTable({ seed, big }: { seed: BookFigures | null; big: BookFi
     row("3. drawer: tap to list painted, 4x phone", (f) => `${f.drawer.listPaintedMs} ms (frame ${f.drawer.listFrameMs}; whole list ${f.drawer.wholeListMs ?? "n/a"} ms)`, `<= ${BUDGETS.drawerMs} ms`),
     row("4. first search: bytes moved", (f) => `${f.search.totalKB} KB (${Object.entries(f.search.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; ${f.search.requests} req, ${f.search.results} results)`, `<= ${BUDGETS.searchKB} KB`),
     row("5. admin Chapters tab: /admin to list", (f) => `${f.admin.navigationMs} ms (${f.admin.cards} cards)`, `<= ${BUDGETS.adminMs} ms`),
-    row("5. admin Chapters tab: tab click to list", (f) => `${f.admin.tabClickMs} ms`, `<= ${BUDGETS.adminMs} ms`),
+    row("5. admin Chapters tab: tab click to list", (f) => `${f.admin.tabClickMs} ms (every card: ${f.admin.allCardsMs} ms)`, `<= ${BUDGETS.adminMs} ms`),
     row("6. chapter page first view (phone)", (f) => `${f.firstView.totalKB} KB (HTML ${f.firstView.htmlKB}, CSS ${f.firstView.cssKB}, JS ${f.firstView.jsKB}, fonts ${f.firstView.fontKB}, img ${f.firstView.imageKB})`, `<= ${BUDGETS.firstViewKB} KB`),
   ];
 }
