@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { moduleClosure, withIslandPrefetch } from "./integration.ts";
+import { listsViewFile, moduleClosure, withIslandPrefetch } from "./integration.ts";
 
 const site = fs.mkdtempSync(path.join(os.tmpdir(), "island-prefetch-"));
 const write = (file: string, text: string) => {
@@ -42,6 +42,17 @@ describe("withIslandPrefetch", () => {
     const html = `<html><head></head><body>${island("load", "/_astro/store.js")}${island("interaction", "/_astro/Navigator.js")}</body></html>`;
     const links = [...withIslandPrefetch(site, html).matchAll(/<link rel="prefetch" href="([^"]+)"/g)].map((m) => m[1]).sort();
     expect(links).toEqual(["/_astro/Navigator.js"]);
+  });
+
+  it("preloads the script that shows a level's whole list, first, on a page with the navigator's drawer list, as the classic script it is", () => {
+    const drawer = `<html><head></head><body>${island("interaction", "/_astro/Navigator.js")}<ol id="drawer-list"></ol></body></html>`;
+    const links = (html: string, listsView: string | null) => [...withIslandPrefetch(site, html, listsView).matchAll(/<link rel="(?:prefetch|preload)" href="([^"]+)" as="script"(?: crossorigin)?>/g)].map((m) => m[0]);
+    expect(links(drawer, "/_astro/chapter-lists-view-Ab1-2.js")[0]).toBe('<link rel="preload" href="/_astro/chapter-lists-view-Ab1-2.js" as="script">');
+    // Not on a page without the navigator, nor where the build made no such script.
+    expect(links(drawer.replace(' id="drawer-list"', ""), "/_astro/chapter-lists-view-Ab1-2.js").join()).not.toContain("chapter-lists-view");
+    expect(links(drawer, null).join()).not.toContain("chapter-lists-view");
+    write("_astro/chapter-lists-view-Xy_9.js", "");
+    expect(listsViewFile(site)).toBe("/_astro/chapter-lists-view-Xy_9.js");
   });
 
   it("leaves a page without such islands as it was (a client:load island fetches its own files)", () => {
