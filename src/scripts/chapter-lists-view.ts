@@ -7,10 +7,8 @@
  *
  * It shows the list the page script last kept (`chapterLists` on <html>), then each one sent after.
  * A list the reader sees (the open drawer's, the rail beside the text) is put in at once; one that
- * is not drawn (the rail on a phone, the closed drawer) once it comes into view (issue 45: 2: a
- * level of 1,000 chapters is 2,000 links in each). So the list in sight is painted first, and the
- * tap that opens the drawer never lays out the whole list: the drawer shows the chapters it held
- * (the first response's, near this one), and the whole list goes in once it has begun to slide in.
+ * is not drawn (the rail on a phone, the closed drawer) once the browser is idle, so that the list
+ * in sight is painted first (issue 45: 2: a level of 1,000 chapters is 2,000 links in each).
  */
 import { drawerItems, railItems } from "../lib/chapter-lists.ts";
 import { DRAWER_LIST_ID, RAIL_LIST_ID, SHOW_CHAPTERS } from "../lib/page-signals.ts";
@@ -43,23 +41,13 @@ function fill(list: List, html: string): void {
 /** Whether the reader can see `list` now: the drawer's while it is open, the rail's where it is drawn. */
 const inSight = (list: HTMLElement) => list.closest<HTMLDialogElement>("dialog")?.open ?? list.getClientRects().length > 0;
 
-/** The lists out of sight, each with the items it is to show once it comes into view. */
-const waiting = new Map<Element, string>();
-// (Some of it on the screen: a closed drawer lies just off it, edge to edge.)
-const comingIntoView = new IntersectionObserver(
-  (entries) => {
-    for (const { target, intersectionRatio } of entries) {
-      const html = waiting.get(target);
-      if (html === undefined || intersectionRatio === 0) continue;
-      waiting.delete(target);
-      fill(target as List, html);
-    }
-  },
-  { threshold: 0.01 },
-);
+/** The lists waiting for an idle moment, each with the items it is to show. */
+const waiting = new Map<List, string>();
+const idle = (work: () => void) => ("requestIdleCallback" in window ? requestIdleCallback(work, { timeout: 1000 }) : setTimeout(work, 50));
 
 function show(lists: ChapterLists | undefined): void {
   if (!lists) return;
+  const schedule = !waiting.size;
   for (const [id, items] of [
     [DRAWER_LIST_ID, drawerItems],
     [RAIL_LIST_ID, railItems],
@@ -72,9 +60,13 @@ function show(lists: ChapterLists | undefined): void {
       fill(list, html);
     } else {
       waiting.set(list, html);
-      comingIntoView.observe(list);
     }
   }
+  if (schedule && waiting.size)
+    idle(() => {
+      for (const [list, html] of waiting) fill(list, html);
+      waiting.clear();
+    });
 }
 
 show((document.documentElement as HTMLElement & { chapterLists?: ChapterLists }).chapterLists);
