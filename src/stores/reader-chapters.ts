@@ -91,8 +91,9 @@ let started: Promise<ChapterListState> | undefined;
  */
 export function startReader(): Promise<ChapterListState> {
   started ??= (async () => {
-    const auth = restoreAuth();
-    restoreSelectedLevel();
+    // The level from the stored sign-in at once (storage keeps one it does not reach), decided once the server has answered.
+    const auth = restoreAuth().then(() => restoreSelectedLevel());
+    restoreSelectedLevel(false);
     const slug = document.querySelector<HTMLElement>("[data-chapter-slug]")?.dataset.chapterSlug;
     if (slug && $currentChapter.get() === null) setCurrentChapter(slug);
     // Once the server has had its say about the session, the level store has reconciled too.

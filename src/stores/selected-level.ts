@@ -24,15 +24,23 @@ function store(level: Level): void {
   }
 }
 
-/** Reads the stored level, keeping it only if the current auth state allows it. */
-export function restoreSelectedLevel(): void {
+/**
+ * Reads the stored level, keeping it only if the current auth state allows it. Before the server
+ * has answered about the session (`settled` false) the auth state is only what this browser
+ * stored, which may be nothing for a member signed in (signed in through another tab's request,
+ * or storage cleared): a level it does not reach is then not shown, and still kept in storage, for
+ * the call once the answer is in to decide.
+ */
+export function restoreSelectedLevel(settled = true): void {
   let stored: string | null = null;
   try {
     stored = localStorage.getItem(SELECTED_LEVEL_KEY);
   } catch {
     // storage unavailable
   }
-  store(isLevel(stored) && canAccess(held(), stored) ? stored : DEFAULT_LEVEL);
+  if (isLevel(stored) && canAccess(held(), stored)) store(stored);
+  else if (settled) store(DEFAULT_LEVEL);
+  else $selectedLevel.set(DEFAULT_LEVEL);
 }
 
 /** Chooses a level; a level the reader may not access goes to /resume instead. Answers whether it was chosen. */

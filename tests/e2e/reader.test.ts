@@ -459,6 +459,23 @@ test("/ retries a failed chapter list once after 1 s, and shows the list it then
   expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(950);
 });
 
+test("/ opens the selected level's first chapter for a member whose browser stored no sign-in, however late the session answers", async ({ page }) => {
+  // (Signed in through the API: the browser holds the session cookie, and no stored sign-in.)
+  const first = await architectReader(page);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/auth/session", async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The chapter list comes first; the session, after it.
+  const listed = page.waitForResponse("**/api/chapters");
+  await page.goto("/");
+  await listed;
+  release();
+  await expect(page).toHaveURL(`/${first.slug}`);
+});
+
 test("/ with no chapters says 'No chapters available' and links to /admin", async ({ page }) => {
   await architectReader(page);
   await page.route("**/api/chapters", (route) => route.fulfill({ json: [] }));
