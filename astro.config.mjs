@@ -29,9 +29,8 @@ export default defineConfig({
   // scripts run without 'unsafe-inline'. Styles allow inline (the toasts inject theirs at run
   // time; a style cannot run code). netlify.toml adds, as a header, what a <meta> policy cannot
   // carry (frame-ancestors); browsers enforce both.
-  // 'wasm-unsafe-eval' lets the search box's static index (Pagefind, WebAssembly) run; it allows
-  // compiling WebAssembly only, never eval of JavaScript.
-  security: { csp: { scriptDirective: { resources: ["'self'", "'wasm-unsafe-eval'"] }, styleDirective: { resources: ["'self'", "'unsafe-inline'"] } } },
+  // No 'wasm-unsafe-eval': the search box's static index is searched by plain script (decision 0031).
+  security: { csp: { scriptDirective: { resources: ["'self'"] }, styleDirective: { resources: ["'self'", "'unsafe-inline'"] } } },
   // `npm run dev` (src/server/build/dev.ts) serves pages on 4322 with hot reload and hands the API
   // and photos to a running `npm start`.
   server: { port: 4322 },

@@ -8,7 +8,8 @@
  *     first-tap.ts's PHONE), cold cache, the tap once the page has loaded and its network is quiet;
  *   - the open level's first search: the bytes every response moves (body as sent and headers)
  *     from the tap on the search box (data-testid="search-box") through typing a word until the
- *     results show and the network has been quiet for 1 s, by kind;
+ *     results show and the network has been quiet for 1 s, by kind, and by file (its address with
+ *     hashes and numbers left out: the records shown together, the index's chunks together);
  *   - the admin panel's Chapters tab: signed in (the API's cookie), ms from asking for /admin to the
  *     level's chapter list (`ol[aria-label="Operator chapters"]`) holding its cards; and from a
  *     click on the Chapters tab (coming from another tab) to the same. A desktop, no throttling.
@@ -140,6 +141,8 @@ export interface SearchBytes {
   totalKB: number;
   /** KB by kind: js, data (fetch/xhr, the index's files), other. */
   byKind: Record<string, number>;
+  /** KB and answers by file, hashes and numbers in its address left out ("/search-index/{id}/records/{n}.json"). */
+  byFile: Record<string, { kb: number; answers: number }>;
   requests: number;
   /** Results shown for the word. */
   results: number;
@@ -159,15 +162,20 @@ export async function searchBytes(browser: Browser, url: string, word: string): 
     // What the tap itself fetches (the islands' files) is not the search's.
     await networkQuiet(page, 1000);
     let counting = true;
-    const counted: Array<Promise<{ kind: string; bytes: number } | null>> = [];
+    const counted: Array<Promise<{ kind: string; file: string; bytes: number } | null>> = [];
     page.on("requestfinished", (request) => {
       if (!counting) return;
       counted.push(
         (async () => {
           const sizes = await request.sizes();
           const type = request.resourceType();
-          const kind = type === "script" || /\.m?js$/.test(new URL(request.url()).pathname) ? "js" : type === "fetch" || type === "xhr" ? "data" : type;
-          return { kind, bytes: sizes.responseBodySize + sizes.responseHeadersSize };
+          const { pathname } = new URL(request.url());
+          const kind = type === "script" || /\.m?js$/.test(pathname) ? "js" : type === "fetch" || type === "xhr" ? "data" : type;
+          const file = pathname
+            .replace(/\/[0-9a-f]{10,}\//, "/{id}/")
+            .replace(/\/\d+\.json$/, "/{n}.json")
+            .replace(/\.[\w-]{8,}\.(js|css)$/, ".$1");
+          return { kind, file, bytes: sizes.responseBodySize + sizes.responseHeadersSize };
         })().catch(() => null),
       );
     });
@@ -179,12 +187,17 @@ export async function searchBytes(browser: Browser, url: string, word: string): 
     await networkQuiet(page, 1000);
     counting = false;
     const shown = await results.count();
-    const responses = (await Promise.all(counted)).filter((r): r is { kind: string; bytes: number } => r !== null);
+    const responses = (await Promise.all(counted)).filter((r): r is { kind: string; file: string; bytes: number } => r !== null);
     const byKind: Record<string, number> = {};
-    for (const { kind, bytes } of responses) byKind[kind] = (byKind[kind] ?? 0) + bytes;
+    const byFile: Record<string, { kb: number; answers: number }> = {};
+    for (const { kind, file, bytes } of responses) {
+      byKind[kind] = (byKind[kind] ?? 0) + bytes;
+      byFile[file] = { kb: (byFile[file]?.kb ?? 0) + bytes, answers: (byFile[file]?.answers ?? 0) + 1 };
+    }
     return {
       totalKB: kb(responses.reduce((sum, r) => sum + r.bytes, 0)),
       byKind: Object.fromEntries(Object.entries(byKind).map(([kind, bytes]) => [kind, kb(bytes)])),
+      byFile: Object.fromEntries(Object.entries(byFile).map(([file, { kb: bytes, answers }]) => [file, { kb: kb(bytes), answers }])),
       requests: responses.length,
       results: shown,
     };

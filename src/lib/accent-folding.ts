@@ -6,11 +6,12 @@
  *   Hungarian, Romanian, Croatian, Baltic and Turkish ones, both cases) written as its plain
  *   letter, one for one, so a folded text is as long as the text. Ligatures (ß, æ, œ) are not on
  *   it: they would fold to two letters.
- * - The open level's static index (Pagefind) folds every letter Unicode decomposes by itself (é is
- *   e and a mark, which it drops), and `foldAccents` folds as it does, plus the letters Unicode
- *   does not decompose (ł, ø, đ). Both fold every letter of the list alike (accent-folding.test.ts
- *   and, against the SQL function, tests/api/search.test.ts). The browser ranks both sources'
- *   results with it (search/merge-results.ts), and no table of letters is in its code.
+ * - The open level's static index folds with `foldAccents` (src/lib/static-search-index.ts, decision
+ *   0031): every letter Unicode decomposes (é is e and a mark, which it drops), and the letters
+ *   Unicode does not decompose (ł, ø, đ). It folds every letter of the list as the SQL function does
+ *   (accent-folding.test.ts and, against the SQL function, tests/api/search.test.ts). The browser
+ *   also ranks both sources' results with it (search/merge-results.ts), and no table of letters is
+ *   in its code.
  */
 
 /** The letters `fold_accents` folds, in the order of FOLDED_LETTERS. */
@@ -30,7 +31,7 @@ const UNDECOMPOSED = new Map([
   ["Đ", "D"],
 ]);
 const UNDECOMPOSED_LETTERS = /[łŁøØđĐ]/g;
-/** The marks Pagefind drops: all but Japanese kana's voicing marks, which change the letter. */
+/** The marks dropped: all but Japanese kana's voicing marks, which change the letter. */
 const MARKS = /(?![\u3099\u309A])\p{M}/gu;
 
 /** `text` with its letters written without their diacritics ("Zażółć" gives "Zazolc"). */
@@ -40,23 +41,4 @@ export function foldAccents(text: string): string {
     .replace(MARKS, "")
     .normalize("NFC")
     .replace(UNDECOMPOSED_LETTERS, (letter) => UNDECOMPOSED.get(letter)!);
-}
-
-/**
- * Pagefind keeps ł, ø and đ as they are, so "zazolc" would not find "Zażółć": the index's text and
- * the query write them as their plain letter and an overlay mark, which Pagefind drops like any
- * other mark; the results' text is written back before it is shown.
- */
-const OVERLAY = "\u0335";
-const WRITTEN_BACK = new Map(Array.from(UNDECOMPOSED, ([letter, plain]) => [plain + OVERLAY, letter]));
-const OVERLAID = /[lLoOdD]\u0335/g;
-
-/** `text` as the static index holds it and is asked: "Zażółć" gives "Zażól\u0335ć". */
-export function spellForStaticIndex(text: string): string {
-  return text.replace(UNDECOMPOSED_LETTERS, (letter) => UNDECOMPOSED.get(letter)! + OVERLAY);
-}
-
-/** The static index's text (spellForStaticIndex) as it was written. */
-export function spellFromStaticIndex(text: string): string {
-  return text.replace(OVERLAID, (pair) => WRITTEN_BACK.get(pair)!);
 }

@@ -23,8 +23,9 @@ export function slugify(title: string): string {
 /**
  * The names the site itself holds at the top level, so a chapter at /{slug} would be shadowed by
  * them or shadow them: every page of src/pages, the folders of public/ and of the build (Astro's
- * /_astro, the search index's /pagefind), the host's own paths (/api, /uploads, /admin) and
- * netlify.toml's short addresses. Names a slug can never take (robots.txt, _astro, .netlify) are
+ * /_astro, the search index's /search-index), the host's own paths (/api, /uploads, /admin) and
+ * netlify.toml's short addresses; and /pagefind and /pagefind-delta, where the search index was
+ * until decision 0031 (a page opened before a deploy may still ask for them). Names a slug can never take (robots.txt, _astro, .netlify) are
  * refused by SLUG_PATTERN already. tests/api/routing.test.ts and the built-site check in
  * tests/integration/locked-content.test.ts fail when a new top-level name is not refused.
  */
@@ -51,6 +52,7 @@ export const RESERVED_SLUGS = [
   "profile",
   "resume",
   "scan",
+  "search-index",
   "terms-of-service",
   "uploads",
 ] as const;

@@ -4,7 +4,7 @@
  * since changed or withdrawn included), and the status says so until a build succeeds; a Netlify
  * build that never reports back is shown as failed; a production deploy without BUILD_HOOK_URL
  * reports the missing variable there (and only there: the site serves on). The site build is
- * stood in for by a function that fails as `astro build` or Pagefind would, or answers the stamp
+ * stood in for by a function that fails as `astro build` or the search index's writing would, or answers the stamp
  * of the content it built.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -56,14 +56,14 @@ describe.each(databaseTargets())("the publish status on $name", (target) => {
       db: database.db,
       debounceMs: 5,
       build: async () => {
-        throw new Error("Pagefind could not write the index: disk full");
+        throw new Error("ENOSPC: no space left on device, write 'dist/search-index/entry.json'");
       },
     });
     failing.now();
     await failing.idle();
     const failed = await readPublishView(database.db);
     expect(failed.state).toBe("failed");
-    expect(failed.error).toContain("The site build failed: Pagefind could not write the index: disk full");
+    expect(failed.error).toContain("The site build failed: ENOSPC: no space left on device, write 'dist/search-index/entry.json'");
     // The index still holds the text of the last publish: the status says so, and of when, and
     // that one chapter's withdrawn words stay public in its files with no build coming.
     expect(failed.searchIndex).toEqual({ state: "outdated", asOf: first.lastPublishedAt, withdrawn: 1, exposed: true });

@@ -53,7 +53,7 @@ describe("routing", () => {
     expectEveryNameRefused(topLevelNamesOf(path.join(projectRoot, "public")), "public/");
     expectEveryNameRefused([...new Set(routed)], "netlify.toml and the functions' paths");
     // What the build adds beside them (tests/integration/locked-content.test.ts checks a real build).
-    expectEveryNameRefused(["_astro", "pagefind", "pagefind-delta"], "the build's own folders");
+    expectEveryNameRefused(["_astro", "search-index"], "the build's own folders");
 
     const chapter = { title: "T", content: "C", readingTime: 5, order: 1, level: "Operator" };
     for (const slug of RESERVED_SLUGS) {

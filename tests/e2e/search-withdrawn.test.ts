@@ -34,16 +34,19 @@ async function search(page: Page, word: string): Promise<void> {
   await expect(page.getByRole("region", { name: "Search results" }).getByRole("status").first()).toHaveText(/found/);
 }
 
-/** What the page's own static index (the Pagefind module it loaded) finds for `word`, as addresses. */
-function staticIndexFinds(page: Page, word: string): Promise<string[]> {
-  return page.evaluate(async (query) => {
-    const address = "/pagefind/pagefind.js";
-    const pagefind = (await import(/* @vite-ignore */ address)) as {
-      search(q: string): Promise<{ results: Array<{ data(): Promise<{ url: string }> }> }>;
-    };
-    const found = await pagefind.search(query);
-    return Promise.all(found.results.map(async (result) => (await result.data()).url));
-  }, word);
+/**
+ * What the page's own static index (what it has loaded of it) finds for `word`, as addresses: its
+ * search, with the live chapter list answered as it was before the change (`listBefore`), so that
+ * only the index decides.
+ */
+async function staticIndexFinds(page: Page, word: string, listBefore: Json[]): Promise<string[]> {
+  await page.route("**/api/chapters", (route) => route.fulfill({ json: listBefore }));
+  try {
+    await search(page, word);
+    return await results(page).evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+  } finally {
+    await page.unroute("**/api/chapters");
+  }
 }
 
 /** Opens the chapter as an anonymous reader whose static index finds WORD in it (after any rebuild still under way). */
@@ -55,6 +58,11 @@ async function openPageThatFinds(page: Page): Promise<void> {
     await expect(results(page)).toHaveCount(1, { timeout: 2_000 });
     await expect(results(page).first()).toHaveAttribute("href", HIT);
   }).toPass({ timeout: 90_000, intervals: [1_000] });
+}
+
+/** The live chapter list as it is now (the same for everyone: the CDN's answer). */
+async function liveList(request: APIRequestContext): Promise<Json[]> {
+  return (await (await request.get("/api/chapters")).json()) as Json[];
 }
 
 async function admin(request: APIRequestContext) {
@@ -94,13 +102,14 @@ test.describe("a page open since before a chapter was withdrawn", () => {
   test("shows no hit of a chapter moved to a locked level", async ({ page, request }) => {
     const book = await admin(request);
     await openPageThatFinds(page);
+    const listBefore = await liveList(request);
     await book.saveChapter({ level: "Mastermind" });
     try {
       await search(page, WORD);
       await expect(page.getByText(`Nothing found for “${WORD}”.`)).toBeVisible();
       await expect(results(page)).toHaveCount(0);
       // No rebuild has reached this page: its own index still holds the words.
-      expect(await staticIndexFinds(page, WORD)).toContain(HIT);
+      expect(await staticIndexFinds(page, WORD, listBefore)).toContain(HIT);
     } finally {
       await book.saveChapter({ level: book.chapter.level });
       await book.settled();
@@ -111,11 +120,12 @@ test.describe("a page open since before a chapter was withdrawn", () => {
   test("shows no hit of a deleted chapter", async ({ page, request }) => {
     const book = await admin(request);
     await openPageThatFinds(page);
+    const listBefore = await liveList(request);
     await book.deleteChapter();
     try {
       await search(page, WORD);
       await expect(page.getByText(`Nothing found for “${WORD}”.`)).toBeVisible();
-      expect(await staticIndexFinds(page, WORD)).toContain(HIT);
+      expect(await staticIndexFinds(page, WORD, listBefore)).toContain(HIT);
     } finally {
       await book.restoreChapter();
       await book.settled();
@@ -126,11 +136,12 @@ test.describe("a page open since before a chapter was withdrawn", () => {
   test("shows no hit for words an edit took out", async ({ page, request }) => {
     const book = await admin(request);
     await openPageThatFinds(page);
+    const listBefore = await liveList(request);
     const before = await book.editPart((content) => content.replace(new RegExp(WORD, "gi"), "exacting"));
     try {
       await search(page, WORD);
       await expect(page.getByText(`Nothing found for “${WORD}”.`)).toBeVisible();
-      expect(await staticIndexFinds(page, WORD)).toContain(HIT);
+      expect(await staticIndexFinds(page, WORD, listBefore)).toContain(HIT);
     } finally {
       await book.editPart(() => before);
       await book.settled();
@@ -156,28 +167,28 @@ test("each search asks for the live chapter list, which the CDN answers: an anon
 /**
  * A text edit's build keeps the whole index and puts the chapter into the index's delta (decision
  * 0030): once it is live, a new page finds the edit's words, and only them, from the delta, while
- * the whole index is the one it was; the delta's code and WebAssembly are the whole index's. (The
- * publisher writes the whole index again once edits have been quiet for 15 s:
- * src/server/publish/local-publisher.test.ts; this test is done well before.)
+ * the whole index is the one it was. (The publisher writes the whole index again once edits have
+ * been quiet for 15 s: src/server/publish/local-publisher.test.ts; this test is done well before.)
  */
 test("words an edit brings in are found once it is live, from the index's delta, and the whole index is not written again", async ({ page, request }) => {
   const NEW_WORD = "quixotically";
   const book = await admin(request);
   await book.settled();
-  const entry = async () => (await request.get("/pagefind/pagefind-entry.json")).text();
-  const whole = await entry();
-  expect(JSON.parse((await (await request.get("/pagefind/delta.json")).text()))).toEqual({ chapters: 0 });
+  const entry = async () => (await (await request.get("/search-index/entry.json")).json()) as { whole: { id: string }; delta: { id: string; chapters: number } | null };
+  const { whole, delta } = await entry();
+  expect(delta).toBeNull();
   const before = await book.editPart((content) => content.replace(new RegExp(WORD, "gi"), NEW_WORD));
   try {
     await book.settled();
-    expect(JSON.parse((await (await request.get("/pagefind/delta.json")).text()))).toEqual({ chapters: 1 });
-    expect(await entry()).toBe(whole);
+    const edited = await entry();
+    expect(edited.whole).toEqual(whole);
+    expect(edited.delta).toMatchObject({ chapters: 1 });
     // The whole index still holds the passage's earlier text (until the publisher writes it again once edits are quiet): the panel counts it.
     expect(((await (await request.get("/api/admin/publish")).json()) as { searchIndex: { withdrawn: number } }).searchIndex.withdrawn).toBe(1);
     const fetched: string[] = [];
     page.on("response", (response) => {
       const { pathname } = new URL(response.url());
-      if (pathname.startsWith("/pagefind")) fetched.push(`${response.status()} ${pathname}`);
+      if (pathname.startsWith("/search-index/")) fetched.push(`${response.status()} ${pathname}`);
     });
     await page.goto(`/${CHAPTER}`);
     await hydrated(page);
@@ -187,16 +198,13 @@ test("words an edit brings in are found once it is live, from the index's delta,
     // The whole index's record of the passage holds the old words, under the chapter's old stamp: dropped.
     await search(page, WORD);
     await expect(page.getByText(`Nothing found for “${WORD}”.`)).toBeVisible();
-    expect(fetched).toEqual(expect.arrayContaining(["200 /pagefind/delta.json", "200 /pagefind/wasm.en.pagefind", "200 /pagefind-delta/pagefind-entry.json"]));
-    // Code and WebAssembly come once, from the whole index; should a browser ask the delta for
-    // them (Pagefind without a worker loads them per index), it is sent there.
-    expect(fetched.filter((line) => /^\S+ \/pagefind-delta\/(.*\.js|wasm\..*)$/.test(line))).toEqual([]);
-    const wasm = await request.get("/pagefind-delta/wasm.en.pagefind", { maxRedirects: 0 });
-    expect([wasm.status(), wasm.headers().location]).toEqual([301, "/pagefind/wasm.en.pagefind"]);
+    // Both parts asked, each for the chunks its words fall in; the new words' record is the delta's.
+    expect(fetched).toEqual(expect.arrayContaining(["200 /search-index/entry.json", expect.stringMatching(new RegExp(`^200 /search-index/${edited.delta!.id}/records/\\d+\\.json$`))]));
+    expect(fetched.filter((line) => line.includes(`/${whole.id}/terms/`)).length).toBeGreaterThan(0);
   } finally {
     await book.editPart(() => before);
     await book.settled();
   }
-  expect(JSON.parse((await (await request.get("/pagefind/delta.json")).text()))).toEqual({ chapters: 0 });
+  expect((await entry()).delta).toBeNull();
   await openPageThatFinds(page);
 });

@@ -7,7 +7,7 @@ import { request, type APIRequestContext, type Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { loginAs } from "./fixtures.ts";
 import { seriousViolations } from "./axe.ts";
-import { hydrated, operatorChapters } from "./reader-helpers.ts";
+import { awake, hydrated, operatorChapters } from "./reader-helpers.ts";
 import { adminCredentials } from "./admin-fixtures.ts";
 
 async function openDrawer(page: Page): Promise<void> {
@@ -21,7 +21,7 @@ test("the search box loads its index only when used and finds an Operator passag
   const searchFiles: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith("/pagefind/") || url.pathname.startsWith("/api/search") || /SearchResults/.test(url.pathname)) searchFiles.push(url.pathname);
+    if (url.pathname.startsWith("/search-index/") || url.pathname.startsWith("/api/search") || /SearchResults/.test(url.pathname)) searchFiles.push(url.pathname);
   });
   const [first] = await operatorChapters(page.request);
   await page.goto(`/${first!.slug}`);
@@ -37,7 +37,7 @@ test("the search box loads its index only when used and finds an Operator passag
   await expect(found.first()).toContainText("The Inventory of Reactions");
   await expect(found.first()).toContainText("Signal and Noise · Operator");
   await expect(found.first().locator("mark")).toHaveText(["pedantic"]);
-  expect(searchFiles).toContain("/pagefind/pagefind.js");
+  expect(searchFiles).toContain("/search-index/entry.json");
   // An anonymous reader never asks the server.
   expect(searchFiles.filter((p) => p.startsWith("/api/search"))).toEqual([]);
 
@@ -46,6 +46,37 @@ test("the search box loads its index only when used and finds an Operator passag
   await box.fill("pedantic");
   await found.first().click();
   await expect(page).toHaveURL(/\/signal-and-noise#the-inventory-of-reactions$/);
+});
+
+/**
+ * Issue 45: 2 asks the open level's first search to move at most 100 KB with a book of 1,000
+ * chapters x 10 subsections (`npm run bench:book`: 31 KB; with Pagefind it was 233 KB, and 102 KB
+ * on the seed book, its script and WebAssembly 73 KB of that). What it moves grows with the chunk
+ * its words fall in, not with the book: the seed book's first search stays under 40 KB.
+ */
+test("the first search moves at most 40 KB: its code, the index's entry, the one chunk its word falls in and the passages it shows (issue 45: 2)", async ({ page }) => {
+  const [first] = await operatorChapters(page.request);
+  await page.goto(`/${first!.slug}`);
+  await awake(page);
+  await openDrawer(page);
+  // What the search asks for (its code, the index's files, the live list), as the bench counts it: bodies and headers.
+  const moved: Array<Promise<{ path: string; bytes: number }>> = [];
+  page.on("requestfinished", (finished) => {
+    if (!["script", "fetch"].includes(finished.resourceType())) return;
+    moved.push(finished.sizes().then((sizes) => ({ path: new URL(finished.url()).pathname, bytes: sizes.responseBodySize + sizes.responseHeadersSize })));
+  });
+  // (Typed at once: a reader typing slower than the box's 150 ms pause also searches what they have typed so far.)
+  await page.getByRole("searchbox", { name: "Search the book" }).fill("attention");
+  await expect(results(page).first()).toBeVisible();
+  await expect.poll(async () => (await Promise.all(moved)).filter((file) => file.path.includes("/records/")).length).toBe(await results(page).count());
+  const files = await Promise.all(moved);
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  console.log(`The first search (seed book): ${total} B in ${files.length} answers (${files.map((file) => `${file.path} ${file.bytes}`).join(", ")})`);
+  expect(total).toBeLessThanOrEqual(40 * 1024);
+  expect(files.filter((file) => file.path === "/search-index/entry.json")).toHaveLength(1);
+  expect(files.filter((file) => file.path.includes("/terms/"))).toHaveLength(1);
+  // A record for each passage shown, no more.
+  expect(files.filter((file) => file.path.includes("/records/")).length).toBe(await results(page).count());
 });
 
 test("a Mastermind reader finds a Mastermind passage; an anonymous reader does not", async ({ page }) => {

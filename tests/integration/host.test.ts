@@ -63,7 +63,7 @@ describe("npm start", () => {
 
     // A text edit of the open level changes only the search index: the pages are not built again.
     const pages = () => Object.fromEntries(["index.html", "chapter-shell.html", "about.html"].map((name) => [name, fs.readFileSync(path.join(env.SITE_DIR, name), "utf8")]));
-    const index = () => fs.readFileSync(path.join(env.SITE_DIR, "pagefind", "pagefind-entry.json"), "utf8");
+    const index = () => fs.readFileSync(path.join(env.SITE_DIR, "search-index", "entry.json"), "utf8");
     const [pagesBefore, indexBefore] = [pages(), index()];
     const edit = await openDatabase({ driver: "pglite", dataDir });
     const open = list.find((chapter) => chapter.level === "Operator")!;
@@ -74,8 +74,10 @@ describe("npm start", () => {
     expect(third.output()).not.toContain("Static site built");
     expect(pages()).toEqual(pagesBefore);
     expect(index()).not.toBe(indexBefore);
-    const search = await fetch(`${third.url}/pagefind/pagefind.js`);
+    // (`npm start` starts with no delta: the whole index, written again, is what the browser finds.)
+    const search = await fetch(`${third.url}/search-index/entry.json`);
     expect(search.status).toBe(200);
+    expect((await search.json()) as unknown).toMatchObject({ whole: { records: expect.any(Number) as number }, delta: null });
     expect(await third.stop()).toBe(0);
 
     const fourth = await startServer();

@@ -3,7 +3,8 @@
  * subsection of the seed, a distinctive sentence of it appears in no file of the build, and in no
  * response to an anonymous or lower-level caller, on any read route), and /{slug} serves it to
  * the readers it belongs to, rendered on the server like a static chapter. The static search index
- * (dist/pagefind, its records gzip-compressed) holds the open level's passages and no locked ones.
+ * (dist/search-index: its chunks of words and its records) holds the open level's passages and no
+ * locked ones.
  * Drafts, of every level, are in none of these, nor in the sitemap or the teasers; the operator's
  * own export holds them marked as drafts (issue 21: 1). The same build's top-level names are each
  * refused as a chapter's slug (issue 22: 2).
@@ -11,12 +12,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib, { gunzipSync } from "node:zlib";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canAccess, type Level } from "../../src/lib/levels.ts";
 import { buildSite } from "../../src/server/build/site-builder.ts";
 import { chapterDescription } from "../../src/lib/chapter-body.ts";
 import { escapeHtml } from "../../src/lib/html.ts";
+import { recordFile, SEARCH_ENTRY, SEARCH_INDEX_DIR, termsFile, type IndexedRecord, type SearchEntry } from "../../src/lib/static-search-index.ts";
 import { loadBook } from "../../src/server/content/book.ts";
 import { exportBook } from "../../src/server/content/book-export.ts";
 import { seed } from "../../src/server/content/seed.ts";
@@ -82,17 +84,16 @@ describe("locked content", () => {
   });
 
   it("is not in the static search index, which holds every Operator passage and nothing else", () => {
-    const fragments = path.join(siteDir, "dist", "pagefind", "fragment");
-    const records = fs.readdirSync(fragments).map((name) => {
-      const text = gunzipSync(fs.readFileSync(path.join(fragments, name))).toString("utf8");
-      expect(text.startsWith("pagefind_dcd")).toBe(true);
-      return JSON.parse(text.slice("pagefind_dcd".length)) as { url: string; content: string; meta: Record<string, string> };
-    });
+    const dist = path.join(siteDir, "dist");
+    const { whole, delta } = JSON.parse(fs.readFileSync(path.join(dist, SEARCH_ENTRY), "utf8")) as SearchEntry;
+    expect(delta).toBeNull();
+    const records = Array.from({ length: whole.records }, (_, n) => JSON.parse(fs.readFileSync(path.join(dist, recordFile(whole.id, n)), "utf8")) as IndexedRecord);
+    const words = Array.from({ length: whole.chunks.length }, (_, k) => fs.readFileSync(path.join(dist, termsFile(whole.id, k)), "utf8"));
     const open = book.filter((c) => c.level === "Operator");
     expect(records.map((r) => r.url).sort()).toEqual(
       open.flatMap((c) => [`/${c.slug}`, ...c.subsections.map((s) => `/${c.slug}#${s.slug}`)]).sort(),
     );
-    const index = records.map((r) => `${r.content}\n${JSON.stringify(r.meta)}`).join("\n");
+    const index = [...records.map((r) => JSON.stringify(r)), ...words].join("\n");
     // The check below can fail: the index does hold the open level's words.
     expect(index).toContain(distinctive(open[0]!.subsections[0]!.content));
     for (const secret of secrets) expect(index.includes(secret.text), secret.where).toBe(false);
@@ -171,7 +172,7 @@ async function addDrafts(handle: DatabaseHandle): Promise<void> {
   await db.update(chapters).set({ draft: pending }).where(eq(chapters.slug, mastermind.slug));
 }
 
-/** A built file's text as a reader's browser gets it: compressed files (Pagefind's, the .gz and .br copies) unpacked. */
+/** A built file's text as a reader's browser gets it: compressed files (the .gz and .br copies) unpacked. */
 function builtText(file: string): string {
   const bytes = fs.readFileSync(file);
   if (file.endsWith(".br")) return zlib.brotliDecompressSync(bytes).toString("latin1");
@@ -190,8 +191,8 @@ describe("drafts (issues 14 and 21)", () => {
     const files = fs.readdirSync(dist, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => path.join(f.parentPath, f.name));
     const sitemap = fs.readFileSync(path.join(dist, "sitemap.xml"), "utf8");
     for (const slug of DRAFT_SLUGS) expect(sitemap).not.toContain(slug);
-    const index = files.filter((f) => f.includes(`${path.sep}pagefind${path.sep}`));
-    expect(index.some((f) => f.endsWith(".pf_fragment")) && index.some((f) => f.endsWith(".pf_index"))).toBe(true);
+    const index = files.filter((f) => f.includes(`${path.sep}${SEARCH_INDEX_DIR}${path.sep}`));
+    expect(index.some((f) => /records.\d+\.json$/.test(f)) && index.some((f) => /terms.\d+\.json$/.test(f))).toBe(true);
     // The scan sees into the index: a word of a published Operator passage is there.
     const control = book.find((c) => c.level === "Operator")!.subsections[0]!.content.match(/[A-Za-z]{9,}/)![0].toLowerCase();
     expect(index.map(builtText).join("\n").toLowerCase()).toContain(control);
@@ -332,7 +333,7 @@ describe("/{slug}: chapter pages rendered into the chapter shell", () => {
 describe("the built site's top-level names (issue 22: 2)", () => {
   it("are each refused as a chapter's slug, so a new page, folder or file cannot take a chapter's address unnoticed", () => {
     const names = topLevelNamesOf(path.join(siteDir, "dist"));
-    expect(names).toEqual(expect.arrayContaining(["_astro", "pagefind", "images", "robots.txt", "sitemap.xml", "index", "admin"]));
+    expect(names).toEqual(expect.arrayContaining(["_astro", "search-index", "images", "robots.txt", "sitemap.xml", "index", "admin"]));
     expectEveryNameRefused(names, "the built site");
   });
 });

@@ -14,7 +14,6 @@ import { operatorTextStamps } from "../search/text-stamps.ts";
 export interface IndexRecord {
   url: string;
   content: string;
-  language: string;
   /** `stamp`: the chapter's text stamp when the index was built. */
   meta: { title: string; chapter: string; level: "Operator"; stamp: string };
 }
@@ -40,11 +39,10 @@ export async function operatorRecords(db: Database): Promise<IndexRecord[]> {
   return chapters.flatMap((chapter) => {
     const meta = (title: string) => ({ title, chapter: chapter.title, level: "Operator" as const, stamp: stamps.get(chapter.id) ?? "" });
     return [
-      { url: `/${chapter.slug}`, content: plainText(`${chapter.title}\n\n${chapter.content}`), language: "en", meta: meta(chapter.title) },
+      { url: `/${chapter.slug}`, content: plainText(`${chapter.title}\n\n${chapter.content}`), meta: meta(chapter.title) },
       ...(parts.get(chapter.id) ?? []).map((part) => ({
         url: `/${chapter.slug}#${part.slug}`,
         content: plainText(`${part.title}\n\n${part.content}`),
-        language: "en",
         meta: meta(part.title),
       })),
     ];

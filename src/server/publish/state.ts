@@ -35,7 +35,7 @@ export function purgeFailedMessage(reason: string | null): string {
 
 /**
  * Whether the static search index (built with the site) holds the open level's current text. Its
- * files (/pagefind/) are public: text withdrawn from the open level (a chapter or subsection
+ * files (/search-index/) are public: text withdrawn from the open level (a chapter or subsection
  * edited, deleted, moved to a locked level or back to draft) stays downloadable there until a
  * build is live. The search box leaves such results out (their text stamps no longer match the
  * live list's), but that only hides them from the box: it withdraws nothing from the files.

@@ -2,8 +2,9 @@
  * Merging the two sources of the search box: the static index (Operator text, searched in the
  * browser) and the server (Architect and Mastermind text, for a session that may read it).
  */
-import type { SearchResult, SnippetPart } from "../../../lib/search-query.ts";
+import type { SearchResult } from "../../../lib/search-query.ts";
 import { foldAccents } from "../../../lib/accent-folding.ts";
+import { stem } from "../../../lib/static-search-index.ts";
 
 export const MAX_RESULTS = 20;
 
@@ -38,8 +39,8 @@ export function chapterSlugOf(url: string): string {
  * this order: how many of the words it holds (every word before some), how many as they were typed
  * (accents and all: "jeża" before "jeza"), a title that is exactly the words, how many it holds
  * whole in its title, how many in its title at all (titles before text), then how many whole
- * anywhere (whole words before prefixes). Null when it holds none of them: a source's loose match
- * (Pagefind finds "asdfghjkl" in "as").
+ * anywhere (whole words before prefixes). Null when its title and snippet hold none of them: a
+ * match the result cannot show.
  */
 export function relevance(words: readonly string[], result: SearchResult): number[] | null {
   const typedTitle = textWords(result.title);
@@ -69,9 +70,6 @@ export function relevance(words: readonly string[], result: SearchResult): numbe
 
 /** A text's words as the search box reads words (src/lib/search-query.ts). */
 const textWords = (text: string) => text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
-/** A word without a plural or verb ending, as both sources match them (habits, habit). */
-const stem = (word: string) => (word.length > 4 ? word.replace(/(?:ies|es|s|ing|ed)$/, "") : word);
 
 /** How `word` occurs in `text`: as a whole word (or with another ending), as a prefix, or not. */
 function matchOf(word: string, text: readonly string[]): "whole" | "prefix" | null {
@@ -110,19 +108,4 @@ export function mergeResults(words: readonly string[], open: readonly SearchResu
 function compareScores(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
-}
-
-/**
- * Pagefind's excerpt (text with `<mark>` around matches) as snippet parts. Read as HTML by the
- * browser's parser and taken apart into text only, so nothing in it can become markup on the page.
- */
-export function excerptParts(excerpt: string, parse: (html: string) => Node): SnippetPart[] {
-  const parts: SnippetPart[] = [];
-  for (const node of Array.from(parse(excerpt).childNodes)) {
-    const text = node.textContent ?? "";
-    if (!text) continue;
-    if (node.nodeName === "MARK") parts.push({ text, mark: true });
-    else parts.push({ text });
-  }
-  return parts;
 }

@@ -1,50 +1,29 @@
 /**
  * Where the search box's results come from. Loaded only when the box is first used: the static
- * index's script (`/pagefind/pagefind.js`, with its WebAssembly and index files, and its delta's
- * count) is fetched by the browser at that moment, never before.
+ * index (decision 0031, src/lib/static-search-index.ts) is asked for at that moment, never before,
+ * and of it only its entry, the chunks the words fall in and the records shown.
  */
 import { canAccess, type Level } from "../../../lib/levels.ts";
-import { SEARCH_MIN_LENGTH, type SearchResult } from "../../../lib/search-query.ts";
-import { excerptParts, keepLiveOperator, type StaticHit } from "./merge-results.ts";
-import { passageSnippet } from "../../../lib/search-query.ts";
-import { spellForStaticIndex, spellFromStaticIndex } from "../../../lib/accent-folding.ts";
-import { SEARCH_DELTA_FILE, SEARCH_DELTA_PATH, type SearchDelta } from "../../../lib/search-delta.ts";
+import { passageSnippet, SEARCH_MIN_LENGTH, type SearchResult } from "../../../lib/search-query.ts";
+import { recordFile, SEARCH_ENTRY, termsFile, type IndexedRecord, type SearchEntry, type TermRow } from "../../../lib/static-search-index.ts";
+import { keepLiveOperator } from "./merge-results.ts";
+import { chunksNeeded, excerptOf, queryWords, rank } from "./static-search.ts";
 
-interface PagefindResult {
-  data(): Promise<{ url: string; content: string; excerpt: string; meta: Record<string, string> }>;
-}
-interface Pagefind {
-  options(options: Record<string, unknown>): Promise<void>;
-  mergeIndex(path: string): Promise<void>;
-  search(query: string): Promise<{ results: PagefindResult[] } | null>;
-}
+/** The records a search shows at most from the static index (the merged list keeps 20 of both sources). */
+const SHOWN = 12;
 
-const STATIC_INDEX = "/pagefind/pagefind.js";
-let pagefind: Promise<Pagefind> | undefined;
+/** The index's files this page has asked for, each once (a part's files never change: its folder is named by them). */
+const files = new Map<string, Promise<unknown>>();
 
-/** How many changed chapters the index's delta holds (decision 0030); none when it cannot tell. */
-async function deltaChapters(): Promise<number> {
-  try {
-    const response = await fetch(`/pagefind/${SEARCH_DELTA_FILE}`);
-    return response.ok ? ((await response.json()) as SearchDelta).chapters || 0 : 0;
-  } catch {
-    return 0;
+function file<T>(url: string): Promise<T> {
+  let got = files.get(url);
+  if (!got) {
+    got = fetch(url).then((response) => (response.ok ? response.json() : Promise.reject(new Error(`${response.status}: ${url}`))));
+    files.set(url, got);
+    // (One that failed is asked for again by the next search.)
+    got.catch(() => files.delete(url));
   }
-}
-
-/**
- * The static index, with its delta merged in when it holds chapters changed since the whole index
- * was written (their records in the whole index carry an older text stamp, which the live list's
- * check drops).
- */
-function loadPagefind(): Promise<Pagefind> {
-  pagefind ??= Promise.all([import(/* @vite-ignore */ STATIC_INDEX) as Promise<Pagefind>, deltaChapters()]).then(async ([module, delta]) => {
-    await module.options({ excerptLength: 24 });
-    if (delta > 0) await module.mergeIndex(SEARCH_DELTA_PATH);
-    return module;
-  });
-  pagefind.catch(() => (pagefind = undefined));
-  return pagefind;
+  return got as Promise<T>;
 }
 
 let liveList: Promise<Map<string, string | undefined>> | undefined;
@@ -66,30 +45,33 @@ function liveOperatorChapters(): Promise<Map<string, string | undefined>> {
   return liveList;
 }
 
-const parseHtml = (html: string) => new DOMParser().parseFromString(`<body>${html}</body>`, "text/html").body;
-
 /**
  * Operator passages from the static index, kept only where the live list, fetched for this very
- * search, still shows their chapter as Operator with the text the index holds.
+ * search, still shows their chapter as Operator with the text the index holds. The whole index is
+ * searched with its delta (the chapters edited since it was written: decision 0030), if any.
  */
 export async function searchOpen(query: string): Promise<SearchResult[]> {
-  if (query.trim().length < SEARCH_MIN_LENGTH) return [];
-  const [index, live] = await Promise.all([loadPagefind(), liveOperatorChapters()]);
-  // The index spells a few accented letters its own way, so that it forgives their accents too (issue 44: 5).
-  const found = await index.search(spellForStaticIndex(query));
-  const data = await Promise.all((found?.results ?? []).slice(0, 12).map((result) => result.data()));
-  const hits = data.map(
-    (item): StaticHit => ({
-      result: {
-        url: item.url,
-        level: "Operator",
-        chapter: item.meta.chapter ?? "",
-        title: item.meta.title ?? "",
-        snippet: passageSnippet(excerptParts(spellFromStaticIndex(item.excerpt), parseHtml), spellFromStaticIndex(item.content), item.meta.title ?? ""),
-      },
-      stamp: item.meta.stamp,
-    }),
+  const words = queryWords(query);
+  if (query.trim().length < SEARCH_MIN_LENGTH || words.length === 0) return [];
+  const [entry, live] = await Promise.all([file<SearchEntry>(SEARCH_ENTRY), liveOperatorChapters()]);
+  const parts = entry.delta ? [entry.whole, entry.delta] : [entry.whole];
+  const loaded = await Promise.all(
+    parts.map(async (part) => ({
+      records: part.records,
+      rows: (await Promise.all(chunksNeeded(part, words).map((chunk) => file<TermRow[]>(termsFile(part.id, chunk))))).flat(),
+    })),
   );
+  const records = await Promise.all(rank(words, loaded, SHOWN).map(({ part, record }) => file<IndexedRecord>(recordFile(parts[part]!.id, record))));
+  const hits = records.map((record) => ({
+    result: {
+      url: record.url,
+      level: "Operator" as const,
+      chapter: record.chapter,
+      title: record.title,
+      snippet: passageSnippet(excerptOf(record.content, words, record.content.startsWith(record.title) ? record.title.length : 0), record.content, record.title),
+    },
+    stamp: record.stamp,
+  }));
   return keepLiveOperator(hits, live);
 }
 
