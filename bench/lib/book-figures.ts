@@ -163,7 +163,7 @@ export function bookTable({ seed, big }: { seed: BookFigures | null; big: BookFi
     row("1. site build (buildSite)", (f) => `${f.buildSeconds} s (${f.siteMiB} MiB)`, `<= ${BUDGETS.buildS} s`),
     row("2. text edit: save to the reader's page", (f) => `${seconds(f.textEdit.readerMs)} (status live ${seconds(f.textEdit.statusMs)})`, `<= ${BUDGETS.liveMs / 1000} s`),
     row("2. list edit (rename): save to the readers' list", (f) => `${seconds(f.listEdit.readerMs)} (status live ${seconds(f.listEdit.statusMs)})`, `<= ${BUDGETS.liveMs / 1000} s`),
-    row("3. drawer: tap to list painted, 4x phone", (f) => `${f.drawer.listPaintedMs} ms (frame ${f.drawer.listFrameMs}; whole list ${f.drawer.wholeListMs ?? "n/a"} ms)`, `<= ${BUDGETS.drawerMs} ms`),
+    row("3. drawer: tap to list painted, 4x phone", (f) => `${f.drawer.listPaintedMs} ms (frame ${f.drawer.listFrameMs}; presented ${f.drawer.presentedMs ?? "n/a"}; whole list ${f.drawer.wholeListMs ?? "n/a"} ms)`, `<= ${BUDGETS.drawerMs} ms`),
     row("4. first search: bytes moved", (f) => `${f.search.totalKB} KB (${Object.entries(f.search.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; ${f.search.requests} req, ${f.search.results} results)`, `<= ${BUDGETS.searchKB} KB`),
     row("5. admin Chapters tab: /admin to list", (f) => `${f.admin.navigationMs} ms (${f.admin.cards} cards)`, `<= ${BUDGETS.adminMs} ms`),
     row("5. admin Chapters tab: tab click to list", (f) => `${f.admin.tabClickMs} ms (every card: ${f.admin.allCardsMs} ms)`, `<= ${BUDGETS.adminMs} ms`),
