@@ -192,11 +192,12 @@ export async function updateSearchIndex(records: readonly IndexRecord[], siteDir
     // a site written before the delta: the whole index is written again
   }
   const entry = readEntry(siteDir);
+  if (!indexed || !entry) return writeSearchIndex(records, siteDir);
   const now = stampsOf(records);
-  const changed = indexed && new Set([...now].filter(([slug, stamp]) => indexed.get(slug) !== stamp).map(([slug]) => slug));
-  const gone = indexed ? [...indexed.keys()].some((slug) => !now.has(slug)) : false;
-  if (!indexed || !entry || gone || changed!.size > DELTA_MAX_CHAPTERS) return writeSearchIndex(records, siteDir);
-  const delta = changed!.size ? writePart(records.filter((record) => changed!.has(chapterOf(record))), siteDir) : null;
+  const changed = new Set([...now].filter(([slug, stamp]) => indexed.get(slug) !== stamp).map(([slug]) => slug));
+  const gone = [...indexed.keys()].some((slug) => !now.has(slug));
+  if (gone || changed.size > DELTA_MAX_CHAPTERS) return writeSearchIndex(records, siteDir);
+  const delta = changed.size ? writePart(records.filter((record) => changed.has(chapterOf(record))), siteDir) : null;
   writeEntry(siteDir, { whole: entry.whole, delta });
-  return { whole: false, deltaChapters: changed!.size, textStamps: sortedStamps(indexed, now) };
+  return { whole: false, deltaChapters: changed.size, textStamps: sortedStamps(indexed, now) };
 }
