@@ -7,10 +7,13 @@ export default defineConfig({
   testMatch: "**/*.test.ts",
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
-  // A worker a core, each with its own server and database (e2e/server.ts, e2e/page-test.ts). A
-  // third worker did not help: the CPU is busy 95 % of the stage with two (site builds included),
-  // and a CI run with three took 723 s against 633 s. E2E_WORKERS sets another number.
-  workers: Number(process.env.E2E_WORKERS) || 2,
+  // Three workers on the two cores, each with its own server and database (e2e/server.ts,
+  // e2e/page-test.ts): a worker spends part of each test waiting (held routes, a quiet network,
+  // the browser's frames), which the third fills. Measured on a fresh clone (issue 45: 4): the
+  // stage took 326 s with three (the CPU 13 % idle) against 405 s with two. (In the full browser,
+  // before the headless shell, three had been slower: 723 s against 633 s, the CPU busy 95 % with
+  // two.) E2E_WORKERS sets another number.
+  workers: Number(process.env.E2E_WORKERS) || 3,
   retries: 0,
   // Hang guards, not speed checks (times belong to the bench): a test that takes 10-13 s on a quiet
   // machine took over 30 s in a CI run on a machine measured 3-4x slower, with both workers busy.
