@@ -99,6 +99,12 @@ async function measureBook(work: string, name: string, size: { chapters: number;
     for (let i = 0; i < 2; i++) await (await fetch(page)).arrayBuffer(); // the CDN stand-in holds it, as readers after the first find it
 
     const browser = await chromium.launch({ executablePath: ensureChromium(FULL_BROWSER), args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    // The browser's own first start (its first renderer) is not a page's cost: one page of
+    // another kind first, in a context of its own (each measured run has a fresh one, cold cache).
+    // Without it the first admin run took 508 ms to the list and the next 264.
+    const warmUp = await browser.newContext();
+    await (await warmUp.newPage()).goto(`${server.url}/privacy-policy`);
+    await warmUp.close();
     let drawer: BookFigures["drawer"];
     let search: SearchBytes;
     let admin: AdminTab;
