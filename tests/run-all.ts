@@ -3,7 +3,7 @@
  * Debian's Chromium headless shell, installed when it is missing: support/chromium.ts); a missing
  * browser fails the run rather than skipping anything.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureChromium, HEADLESS_SHELL } from "./support/chromium.ts";
@@ -43,17 +43,6 @@ function counts(): { passed: number; failed: number } {
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(results, { recursive: true });
 ensureChromium(HEADLESS_SHELL);
-// The end-to-end stage's template (a database and the site built from it: tests/e2e/global-setup.ts)
-// is prepared beside the vitest stage, whose CPU is 15 % idle on average, rather than ahead of
-// the Playwright stage (11 s of it). Its output goes to a file (a pipe would fill while vitest runs):
-// printed if it fails, and then Playwright's global setup prepares it again.
-const templateLog = path.join(results, "e2e-template.log");
-const templateOut = fs.openSync(templateLog, "w");
-const template = spawn(process.execPath, [path.join(root, "tests", "e2e", "prepare-template.ts")], { cwd: root, stdio: ["ignore", templateOut, templateOut] });
-const templateReady = new Promise<boolean>((resolve) => {
-  template.once("error", () => resolve(false));
-  template.once("close", (code) => resolve(code === 0));
-});
 const unitOk = run("unit, API and integration tests (vitest)", [
   "vitest",
   "run",
@@ -63,9 +52,6 @@ const unitOk = run("unit, API and integration tests (vitest)", [
   "--reporter=json",
   `--outputFile.json=${path.join(results, "vitest.json")}`,
 ]);
-fs.closeSync(templateOut);
-if (await templateReady) process.env.E2E_TEMPLATE_READY = "1";
-else console.log(`\nThe end-to-end template was not prepared beside the tests; Playwright prepares it:\n${fs.readFileSync(templateLog, "utf8")}`);
 const e2eOk = run("end-to-end tests (Playwright, Chromium)", ["playwright", "test", "--config", "tests/playwright.config.ts"]);
 const { passed, failed } = counts();
 console.log(`\n${timings.join("\n")}\n${passed} passed, ${failed} failed`);

@@ -16,7 +16,7 @@ export const ADMIN_FILE = path.join(E2E_DATA_DIR, "admin.json");
  * one admin account, then started once as `npm start` would be (migrated, seeded, the site built)
  * and stopped, so every worker's copy starts at once.
  */
-export async function prepareTemplate(): Promise<void> {
+export default async function globalSetup() {
   freshDataDir();
   const database = await openDatabase({ driver: "pglite", dataDir: TEMPLATE_DIR });
   try {
@@ -34,13 +34,4 @@ export async function prepareTemplate(): Promise<void> {
   const server = await startProductServer(TEMPLATE_DIR, E2E_PORT);
   const code = await server.stop();
   if (code !== 0) throw new Error(`The template server stopped with ${code}:\n${server.output()}`);
-}
-
-/**
- * Playwright's global setup: the template, unless `npm test` has prepared it for this run beside
- * its vitest stage (tests/run-all.ts, tests/e2e/prepare-template.ts) and says so.
- */
-export default async function globalSetup() {
-  if (process.env.E2E_TEMPLATE_READY === "1") return;
-  await prepareTemplate();
 }
