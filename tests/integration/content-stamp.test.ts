@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentContent, siteContentOf, takeSnapshot } from "../../src/server/build/snapshot.ts";
 import { seed } from "../../src/server/content/seed.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
-import { eq } from "../../src/server/db/orm.ts";
+import { eq, sql } from "../../src/server/db/orm.ts";
 import { chapters, subsections } from "../../src/server/db/schema.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
 
@@ -42,5 +42,17 @@ describe("currentContent", () => {
     // A locked chapter's text is in no index: its edit moves nothing.
     await database.db.update(chapters).set({ content: "Locked words, edited." }).where(eq(chapters.id, chapter.id));
     expect(await agree()).toBe(stamps.at(-1));
+  });
+
+  it("reads the text once per content version: asked again with nothing written, it answers what it read; any write reads anew", async () => {
+    const first = await currentContent(database.db);
+    expect(await currentContent(database.db)).toBe(first);
+    // A write by a road of its own (plain SQL, as the book import or a restore writes) moves the version on.
+    const [open] = await database.db.select({ id: chapters.id }).from(chapters).where(eq(chapters.level, "Operator")).limit(1);
+    await database.db.execute(sql`update chapters set content = content || ' One more sentence.' where id = ${open!.id}`);
+    const after = await currentContent(database.db);
+    expect(after).not.toBe(first);
+    expect(after.stamp).not.toBe(first.stamp);
+    expect(after).toEqual(siteContentOf(await takeSnapshot(database.db)));
   });
 });

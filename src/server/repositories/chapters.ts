@@ -45,6 +45,13 @@ export const publicSubsection = () => and(isNull(subsections.deletedAt), eq(subs
 /** Level rank for sorting: a chapter with no level counts as Operator. */
 export const levelRank = sql`case coalesce(${chapters.level}, 'Operator') when 'Operator' then 0 when 'Architect' then 1 else 2 end`;
 
+/** The book's content version (migration 0011): every write to a chapter or a subsection moves it on, in the writing transaction. */
+export async function readContentVersion(db: Database): Promise<number> {
+  const [row] = await db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, 1));
+  if (!row) throw new Error("The content_version row is missing: run the migrations.");
+  return row.version;
+}
+
 /** Live chapters, by level (Operator first), then order, then id. */
 export async function listChapters(db: Database, levels?: readonly Level[]): Promise<ChapterSummary[]> {
   return db
