@@ -9,6 +9,7 @@ import { seed } from "../../src/server/content/seed.ts";
 import { openDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
 import { eq, sql } from "../../src/server/db/orm.ts";
 import { chapters, subsections } from "../../src/server/db/schema.ts";
+import { createScratchDatabase, testDatabaseUrl } from "../support/databases.ts";
 import { createChapter, createSubsection } from "../support/factories.ts";
 
 let database: DatabaseHandle;
@@ -54,5 +55,30 @@ describe("currentContent", () => {
     expect(after).not.toBe(first);
     expect(after.stamp).not.toBe(first.stamp);
     expect(after).toEqual(siteContentOf(await takeSnapshot(database.db)));
+  });
+});
+
+/**
+ * As on Netlify: two instances, each with a connection of its own to one PostgreSQL. What one keeps
+ * is read anew once the other writes (the content version is the database's, not the instance's).
+ */
+describe.skipIf(!testDatabaseUrl())("currentContent on two connections to PostgreSQL", () => {
+  it("reads anew on one connection after a write through the other", async () => {
+    const scratch = await createScratchDatabase(testDatabaseUrl()!);
+    const [one, other] = [await openDatabase({ driver: "pg", url: scratch.url }), await openDatabase({ driver: "pg", url: scratch.url })];
+    try {
+      await one.migrate();
+      await seed(one.db);
+      const kept = await currentContent(one.db);
+      expect(await currentContent(one.db)).toBe(kept);
+      const [open] = await other.db.select({ id: chapters.id }).from(chapters).where(eq(chapters.level, "Operator")).limit(1);
+      await other.db.update(chapters).set({ content: "Written through the other instance." }).where(eq(chapters.id, open!.id));
+      const after = await currentContent(one.db);
+      expect(after.stamp).not.toBe(kept.stamp);
+      expect(after).toEqual(siteContentOf(await takeSnapshot(other.db)));
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+      await scratch.drop();
+    }
   });
 });
