@@ -45,10 +45,12 @@ export const publicSubsection = () => and(isNull(subsections.deletedAt), eq(subs
 /** Level rank for sorting: a chapter with no level counts as Operator. */
 export const levelRank = sql`case coalesce(${chapters.level}, 'Operator') when 'Operator' then 0 when 'Architect' then 1 else 2 end`;
 
+const MISSING_VERSION = "The content_version row is missing: run the migrations.";
+
 /** The book's content version (migration 0011): every write to a chapter or a subsection moves it on, in the writing transaction. */
 export async function readContentVersion(db: Database): Promise<number> {
   const [row] = await db.select({ version: contentVersion.version }).from(contentVersion).where(eq(contentVersion.id, 1));
-  if (!row) throw new Error("The content_version row is missing: run the migrations.");
+  if (!row) throw new Error(MISSING_VERSION);
   return row.version;
 }
 
@@ -227,7 +229,7 @@ async function askAll(statement: PageKeyStatement): Promise<void> {
     Array.from({ length: Math.ceil(asks.length / MAX_ASKS) }, (_, i) => asks.slice(i * MAX_ASKS, (i + 1) * MAX_ASKS)).map(async (some) => {
       try {
         const rows = await readPageKeys(statement, some);
-        if (rows.length === 0) throw new Error("The content_version row is missing: run the migrations.");
+        if (rows.length === 0) throw new Error(MISSING_VERSION);
         for (const row of rows) {
           some[Number(row.n) - 1]!.resolve({
             version: Number(row.version),
