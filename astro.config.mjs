@@ -5,6 +5,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { interactionIslands } from "./src/directives/integration.ts";
 import { bookFont } from "./src/styles/book-font.ts";
 import { firstResponse } from "./src/build/first-response.ts";
+import { islandRuntimeTrim } from "./src/build/island-runtime-trim.ts";
 
 // The site is fully static: the public pages and the chapter shell are prerendered from a content
 // snapshot (see src/server/build/). Everything dynamic lives in netlify/functions.
@@ -37,7 +38,8 @@ export default defineConfig({
   // No code blocks in the book, and Shiki's inline styles would not suit the CSP anyway.
   markdown: { syntaxHighlight: false },
   vite: {
-    plugins: [tailwindcss()],
+    // island-runtime-trim: Astro's island element without what the site never uses (src/build/island-runtime-trim.ts).
+    plugins: [tailwindcss(), islandRuntimeTrim()],
     // Imported constants are inlined where they are used, so the page script (src/scripts/page.ts)
     // shares storage keys and event names with the islands without sharing a chunk with them.
     build: { rolldownOptions: { optimization: { inlineConst: true } } },
