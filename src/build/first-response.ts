@@ -1,7 +1,8 @@
 /**
  * The first response (issue 33), an Astro integration that runs once the site is built, after
  * the other integrations' edits: each reader page carries the CSS its elements use inline and
- * loads the full sheet at its end (critical-css.ts), and its policy names only its own inline
+ * loads the full sheet at its end (critical-css.ts), imports its page script after the first paint
+ * (page-script-later.ts), and its policy names only its own inline
  * scripts (script-hashes.ts), which no longer include Astro's island runtime where the page script
  * brings it (island-runtime.ts), and links the sheets without their cascade layers
  * (unlayered.ts), which it adds after the first paint. The admin panel is the operator's, not a
@@ -15,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { SHELL_PATH } from "../lib/chapter-shell.ts";
 import { inlineCriticalCss, inlineDeclarations, linkedSheets, shellSpecimen, withoutDeclarations } from "./critical-css.ts";
-import { pageScriptTest, withoutInlineRuntime } from "./island-runtime.ts";
+import { pageScriptFinder, withoutInlineRuntime } from "./island-runtime.ts";
+import { laterPageScript } from "./page-script-later.ts";
 import { ownScriptHashes } from "./script-hashes.ts";
 import { linkUnlayered } from "./unlayered.ts";
 
@@ -30,7 +32,8 @@ export function firstResponse(): AstroIntegration {
         const sheets = new Set<string>();
         const unlayered = new Map<string, string>();
         let pages = 0;
-        const loadsPageScript = pageScriptTest(siteDir);
+        const pageScriptOf = pageScriptFinder(siteDir);
+        const loadsPageScript = (page: string) => pageScriptOf(page) !== undefined;
         for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
           if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
           const file = path.join(entry.parentPath, entry.name);
@@ -41,10 +44,12 @@ export function firstResponse(): AstroIntegration {
           if (UNTOUCHED.has(relative)) page = inlineDeclarations(siteDir, page);
           else {
             page = linkUnlayered(siteDir, page, unlayered);
+            const pageScript = pageScriptOf(page);
             page = await inlineCriticalCss(siteDir, page, {
               cutFrom: `/${relative.replace(/\.html$/, "")}` === SHELL_PATH ? shellSpecimen(page) : page,
-              scripted: loadsPageScript(page),
+              scripted: pageScript !== undefined,
             });
+            if (pageScript) page = laterPageScript(page, pageScript);
           }
           if (page !== html) {
             fs.writeFileSync(file, page);

@@ -23,17 +23,23 @@ const MODULE_SCRIPT = /<script type="module" src="(\/[^"]+\.js)"><\/script>/g;
  * defines it. Each file is read once.
  */
 export function pageScriptTest(siteDir: string): (html: string) => boolean {
+  const pageScriptOf = pageScriptFinder(siteDir);
+  return (html) => pageScriptOf(html) !== undefined;
+}
+
+/** A function of the built site: the address of the page script a page loads (pageScriptTest), if it loads it. */
+export function pageScriptFinder(siteDir: string): (html: string) => string | undefined {
   const seen = new Map<string, boolean>();
-  return (html) =>
-    [...html.matchAll(MODULE_SCRIPT)].some(([, src]) => {
-      let defines = seen.get(src!);
-      if (defines === undefined) {
-        const file = path.join(siteDir, src!);
-        defines = fs.existsSync(file) && DEFINES_ISLAND.test(fs.readFileSync(file, "utf8"));
-        seen.set(src!, defines);
-      }
-      return defines;
-    });
+  const defines = (src: string) => {
+    let found = seen.get(src);
+    if (found === undefined) {
+      const file = path.join(siteDir, src);
+      found = fs.existsSync(file) && DEFINES_ISLAND.test(fs.readFileSync(file, "utf8"));
+      seen.set(src, found);
+    }
+    return found;
+  };
+  return (html) => [...html.matchAll(MODULE_SCRIPT)].map(([, src]) => src!).find(defines);
 }
 
 /** The page without Astro's inline runtime, where the page script brings it (`loadsPageScript`: pageScriptTest). */

@@ -7,6 +7,7 @@
  * then wait here, the island is woken (WAKE_TOASTS), and it shows them once it attaches.
  */
 import { WAKE_TOASTS } from "./page-signals.ts";
+import { wakeIsland } from "./wake-island.ts";
 import { PENDING_NOTICE_KEY } from "./storage-keys.ts";
 
 export interface Notice {
@@ -46,16 +47,12 @@ export function notify(notice: Notice, id?: string): string {
   } else {
     if (!id) waiting.clear();
     waiting.set(toastId, notice);
-    wakeToasts();
+    wakeIsland(WAKE_TOASTS);
   }
   return toastId;
 }
 
-function wakeToasts(): void {
-  dispatchEvent(new Event(WAKE_TOASTS));
-  // Raised while the page is still parsing: the island may not be listening yet, but will be by then.
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wakeToasts, { once: true });
-}
+
 
 export function dismiss(id?: string): void {
   if (renderer) renderer.dismiss(id);

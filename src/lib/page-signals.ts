@@ -39,6 +39,13 @@ export const DRAWER_LIST_ID = "drawer-list";
 export const SHOW_CHAPTERS = "show-chapters";
 
 /**
+ * The page script's address, on `<html>` (src/build/page-script-later.ts): the early script
+ * (src/layouts/early-script.ts) imports it once the first paint is presented, rather than the
+ * browser running it before that paint.
+ */
+export const PAGE_SCRIPT_ATTRIBUTE = "data-script";
+
+/**
  * The page's `<template>` of `<link rel="prefetch">`s for its islands' files
  * (src/directives/integration.ts); the page script adds them to <head> once the page has loaded.
  */

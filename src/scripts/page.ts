@@ -154,10 +154,14 @@ const afterFrame = (work: () => void) => requestAnimationFrame(() => setTimeout(
 /**
  * Runs `work` once the page has loaded and the browser is idle (the next frame where it cannot
  * say): after the first paint, which then waits for nothing `work` fetches (issue 33: 2; the load
- * event alone came before the first paint once the page fetched nothing else).
+ * event alone came before the first paint once the page fetched nothing else). The page may have
+ * loaded before this script came (it comes after the first paint: decision 0032).
  */
-const afterLoad = (work: () => void) =>
-  addEventListener("load", () => ("requestIdleCallback" in window ? requestIdleCallback(() => work(), { timeout: 2000 }) : afterFrame(work)), { once: true });
+const afterLoad = (work: () => void) => {
+  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(() => work(), { timeout: 2000 }) : afterFrame(work));
+  if (document.readyState == "complete") idle();
+  else addEventListener("load", idle, { once: true });
+};
 
 /**
  * Opens the chapter drawer so that the frame answering the tap only shows it (issue 33: 3): a
@@ -337,9 +341,10 @@ export function startPage(): void {
   // the drawer at once, which wakes the island, which adopts it (marked answered, so the
   // directive does not replay it); once it is up, the island answers the tap itself.
   const drawer = document.getElementById("chapter-drawer") as HTMLDialogElement | null;
-  // Styled and laid out while still closed (hidden: global.css), once the first frame is drawn,
-  // so the tap that opens it only shows it (issue 33: 3).
-  if (drawer) afterFrame(() => root.setAttribute("data-drawer-ready", ""));
+  // Styled and laid out while still closed (hidden: global.css), after the first frame (this
+  // script comes once it is presented: decision 0032), so the tap that opens it only shows it
+  // (issue 33: 3).
+  if (drawer) root.setAttribute("data-drawer-ready", "");
   const asleep = () => drawer?.closest("astro-island")?.hasAttribute("ssr");
   const expanded = (open: boolean) => {
     for (const control of document.querySelectorAll('[aria-controls="chapter-drawer"]')) control.ariaExpanded = `${open}`;

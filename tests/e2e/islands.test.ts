@@ -169,6 +169,8 @@ test("a locked level chosen while the navigator loads still goes to /resume", as
 test("a key pressed before any island is up moves to the next chapter", async ({ page }) => {
   await holdIsland(page, "Navigator");
   await page.goto(`/${chapters[0]!.slug}`);
+  // (The page script answers it, once it has come: after the first paint, decision 0032.)
+  await hydrated(page);
   await page.keyboard.press("l");
   await expect(page).toHaveURL(`/${chapters[1]!.slug}`);
 });
