@@ -3,8 +3,9 @@
  * (issue 13), so a page runs no framework code until then.
  *
  * - It wakes when the reader points at the island with a mouse or pen, presses on it (a finger, a
- *   mouse button), tabs into it or presses a key in it (a press on a link does not count: links
- *   work without the island), or on the window event named by the directive's value
+ *   mouse button), tabs into it (or had, before the directive came) or presses a key in it (a
+ *   press on a link does not count: links work without the island), or on the window event named
+ *   by the directive's value
  *   (`client:interaction={WAKE_TOASTS}`, src/lib/page-signals.ts).
  * - Its files are usually on their way by then: the page script prefetches them on the reader's
  *   first touch or key (src/scripts/page.ts, src/directives/integration.ts).
@@ -59,6 +60,9 @@ const interaction: ClientDirective = (load, options, el) => {
   };
   for (const type of WAKE_ON) el.addEventListener(type, wake, true);
   if (event) addEventListener(event, wake);
+  // The focus came in before the directive did (the page script, which brings it, comes after the
+  // first paint: decision 0032): it wakes the island as its focusin would have.
+  if (el.contains(document.activeElement)) wake(new FocusEvent("focusin"));
 };
 
 export default interaction;

@@ -352,6 +352,27 @@ test("the rail shows the live list's chapters (a title renamed since the page wa
   expect(await asleep(page, "Navigator")).toBe(true);
 });
 
+test("a reader who tabs into the scan before the page script has come wakes it all the same, once it comes (decision 0032)", async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_astro\/Base\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/, async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/assessment");
+  // The skip link, then into the main column: the first answer (radios work without the island).
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("radio").first()).toBeFocused();
+  expect(await asleep(page, "AssessmentScan")).toBe(true);
+  release();
+  // No other key: the focus that is already in it wakes it.
+  await page.waitForFunction(() => document.querySelector("form fieldset")?.closest("astro-island")?.hasAttribute("ssr") === false, undefined, { timeout: 15_000 });
+  await expect(page.getByRole("radio").first()).toBeFocused();
+});
+
 test("/assessment starts its session without React, which wakes on the first touch with nothing the scan does not use", async ({ page }) => {
   const scripts: string[] = [];
   const starts: string[] = [];
