@@ -246,6 +246,8 @@ for (const phase of PHASES) {
       await expect(html).not.toHaveClass(/dark/);
       await page.reload();
       await expect(html).not.toHaveClass(/dark/);
+      // (The switch is the page script's, which comes after the first paint: decision 0032.)
+      await hydrated(page);
       await page.getByRole("button", { name: "Switch to dark theme" }).click();
       await expect(html).toHaveClass(/dark/);
       expect(await page.evaluate(() => localStorage.getItem("book-theme"))).toBe("dark");
