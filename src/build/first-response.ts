@@ -2,10 +2,10 @@
  * The first response (issue 33), an Astro integration that runs once the site is built, after
  * the other integrations' edits: each reader page carries the CSS its elements use inline and
  * loads the full sheet at its end (critical-css.ts), imports its page script after the first paint
- * (page-script-later.ts), and its policy names only its own inline
- * scripts (script-hashes.ts), which no longer include Astro's island runtime where the page script
- * brings it (island-runtime.ts), and links the sheets without their cascade layers
- * (unlayered.ts), which it adds after the first paint. The admin panel is the operator's, not a
+ * (page-script-later.ts), and its policy names only its own inline scripts (script-hashes.ts),
+ * which no longer include Astro's island runtime where the page script brings it
+ * (island-runtime.ts), and links the sheets without their cascade layers (unlayered.ts), which it
+ * adds after the first paint. The admin panel is the operator's, not a
  * reader's first view: it keeps its stylesheets where they are. Every page declares the book's
  * faces and the sheets' registered properties inline, and the sheets then no longer do
  * (critical-css.ts says why).

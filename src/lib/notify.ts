@@ -52,8 +52,6 @@ export function notify(notice: Notice, id?: string): string {
   return toastId;
 }
 
-
-
 export function dismiss(id?: string): void {
   if (renderer) renderer.dismiss(id);
   else if (id) waiting.delete(id);
