@@ -33,14 +33,13 @@ export function firstResponse(): AstroIntegration {
         const unlayered = new Map<string, string>();
         let pages = 0;
         const pageScriptOf = pageScriptFinder(siteDir);
-        const loadsPageScript = (page: string) => pageScriptOf(page) !== undefined;
         for (const entry of fs.readdirSync(siteDir, { recursive: true, withFileTypes: true })) {
           if (!entry.isFile() || !entry.name.endsWith(".html")) continue;
           const file = path.join(entry.parentPath, entry.name);
           const relative = path.relative(siteDir, file);
           const html = fs.readFileSync(file, "utf8");
           for (const { href } of linkedSheets(html)) sheets.add(href);
-          let page = ownScriptHashes(withoutInlineRuntime(html, loadsPageScript));
+          let page = ownScriptHashes(withoutInlineRuntime(html, pageScriptOf));
           if (UNTOUCHED.has(relative)) page = inlineDeclarations(siteDir, page);
           else {
             page = linkUnlayered(siteDir, page, unlayered);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import islandScript from "astro/runtime/server/astro-island.prebuilt.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { pageScriptTest, withoutInlineRuntime } from "./island-runtime.ts";
+import { pageScriptFinder, withoutInlineRuntime } from "./island-runtime.ts";
 
 const site = fs.mkdtempSync(path.join(os.tmpdir(), "island-runtime-"));
 fs.mkdirSync(path.join(site, "_astro"));
@@ -18,8 +18,8 @@ const islands = `<style>astro-island{display:contents}</style>${interaction}<scr
 const page = (script: string) => `<head><script>theme()</script><script type="module" src="/_astro/${script}"></script></head><body>${islands}</body>`;
 
 describe("withoutInlineRuntime", () => {
-  const loadsPageScript = pageScriptTest(site);
-  const strip = (html: string) => withoutInlineRuntime(html, loadsPageScript);
+  const pageScriptOf = pageScriptFinder(site);
+  const strip = (html: string) => withoutInlineRuntime(html, pageScriptOf);
 
   it("takes Astro's inline runtime and interaction directive out of a page whose script brings them, and nothing else", () => {
     expect(strip(page("page.js"))).toBe(

@@ -18,16 +18,10 @@ const INLINE_DIRECTIVE = /<script>(?:(?!<\/script>)[\s\S])*?\(self\.Astro\|\|\(s
 const MODULE_SCRIPT = /<script type="module" src="(\/[^"]+\.js)"><\/script>/g;
 
 /**
- * A function of the built site: whether a page loads the page script (src/scripts/page.ts), known
- * by the island element it brings (src/scripts/islands.ts): one of the page's module scripts
- * defines it. Each file is read once.
+ * A function of the built site: the address of the page script (src/scripts/page.ts) a page loads,
+ * if it loads it, known by the island element it brings (src/scripts/islands.ts): the page's module
+ * script that defines it. Each file is read once.
  */
-export function pageScriptTest(siteDir: string): (html: string) => boolean {
-  const pageScriptOf = pageScriptFinder(siteDir);
-  return (html) => pageScriptOf(html) !== undefined;
-}
-
-/** A function of the built site: the address of the page script a page loads (pageScriptTest), if it loads it. */
 export function pageScriptFinder(siteDir: string): (html: string) => string | undefined {
   const seen = new Map<string, boolean>();
   const defines = (src: string) => {
@@ -42,8 +36,8 @@ export function pageScriptFinder(siteDir: string): (html: string) => string | un
   return (html) => [...html.matchAll(MODULE_SCRIPT)].map(([, src]) => src!).find(defines);
 }
 
-/** The page without Astro's inline runtime, where the page script brings it (`loadsPageScript`: pageScriptTest). */
-export function withoutInlineRuntime(html: string, loadsPageScript: (html: string) => boolean): string {
-  if (!html.includes("<astro-island") || !loadsPageScript(html)) return html;
+/** The page without Astro's inline runtime, where the page script brings it (`pageScriptOf`: pageScriptFinder). */
+export function withoutInlineRuntime(html: string, pageScriptOf: (html: string) => string | undefined): string {
+  if (!html.includes("<astro-island") || pageScriptOf(html) === undefined) return html;
   return html.replace(`<script>${islandScript}</script>`, "").replace(INLINE_DIRECTIVE, "");
 }

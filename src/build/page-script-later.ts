@@ -4,8 +4,8 @@
  * tag and runs before the page's first paint whenever the file is in by the end of the parse: its
  * run (the island element defined, every handler added) then stood between the first response and
  * the first paint, and Lighthouse counted its request among the paint's. The build takes the tag
- * out and names the file on `<html data-script>` instead; the early script (src/layouts/early-script.ts)
- * imports it once the first paint is presented. A browser without scripts loses nothing: it never
+ * out and names the file on `<html data-script>` instead; the early script
+ * (src/layouts/early-script.ts) imports it once the first contentful paint is presented. A browser without scripts loses nothing: it never
  * ran the page script.
  */
 import { PAGE_SCRIPT_ATTRIBUTE } from "../lib/page-signals.ts";
