@@ -2,20 +2,9 @@
  * Loading shows skeletons, not blank space or a false "(0)" (issue 22: 12): the panel while it
  * loads, and the Access Codes and Webhooks tabs until their lists answer, on a phone and a desktop.
  */
-import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { adminLogin } from "./admin-fixtures.ts";
-
-/** Holds the answers to `pattern` until the returned function is called. */
-async function hold(page: Page, pattern: string): Promise<() => void> {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(pattern, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
+import { hold } from "./hold.ts";
 
 for (const size of [
   { name: "phone", width: 390, height: 844 },

@@ -6,6 +6,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./page-test.ts";
 import { adminCredentials, adminLogin, chapterCard, createChapter, createSubsection, showLevel, unique } from "./admin-fixtures.ts";
 import { hydrated } from "./reader-helpers.ts";
+import { hold } from "./hold.ts";
 
 /** The notification region (one toast at a time). */
 const toast = (page: Page) => page.getByRole("region", { name: "Notifications (F8)" });
@@ -49,12 +50,7 @@ test.describe("signing in", () => {
 
   test("'Loading admin panel...' shows while the panel loads", async ({ page }) => {
     await page.request.post("/api/admin/login", { data: adminCredentials() });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/api/admin/chapters", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await hold(page, "**/api/admin/chapters");
     await page.goto("/admin");
     await expect(page.getByText("Loading admin panel...")).toBeVisible();
     release();

@@ -12,6 +12,7 @@ import http from "node:http";
 import type { Browser, Page } from "@playwright/test";
 import { brotliDecompressSync } from "node:zlib";
 import { expect, test } from "./page-test.ts";
+import { hold } from "./hold.ts";
 import { operatorChapters } from "./reader-helpers.ts";
 import { startSeedSite } from "./server.ts";
 import { traced } from "./trace.ts";
@@ -76,12 +77,7 @@ async function heldSheet(browser: Browser, width: number, theme: "light" | "dark
     localStorage.setItem("book-face", "1");
   }, theme);
   const page = await context.newPage();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(FULL_SHEET, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await hold(page, FULL_SHEET);
   await page.route(/\/_astro\/[^/]+\.js$/, (route) => route.abort());
   return { context, page, release };
 }
@@ -293,12 +289,7 @@ test("on a first visit the full sheet and the book's face are fetched only once 
 test("on a first visit the page stays in the fallback while the face comes, after the full sheet, and once it is in (issue 44: 1); the next page is in the face", async ({ browser, site, request }) => {
   const [first] = await operatorChapters(request);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route(/\/_astro\/book-core-normal\.[^/]+\.woff2$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await hold(context, /\/_astro\/book-core-normal\.[^/]+\.woff2$/);
   const page = await context.newPage();
   await page.goto(`${site.url}/${first!.slug}`);
   // The sheet is in, and the face on its way: the page stays in the fallback meanwhile.

@@ -4,7 +4,8 @@
  * island takes over what the page script started. The island's files are held back on purpose
  * (page.route), so the touch surely lands first.
  */
-import type { Page, Route } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { hold, PAGE_SCRIPT } from "./hold.ts";
 import { expect, test } from "./page-test.ts";
 import { asleep, hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
 import { traced } from "./trace.ts";
@@ -17,13 +18,7 @@ test.beforeAll(async ({ request }) => {
 
 /** Holds the requests for one island's component file until `release` is called. */
 async function holdIsland(page: Page, name: string): Promise<{ release: () => void }> {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(new RegExp(`/_astro/${name}\\.[^/]+\\.js$`), async (route: Route) => {
-    await held;
-    await route.continue();
-  });
-  return { release };
+  return { release: await hold(page, new RegExp(`/_astro/${name}\\.[^/]+\\.js$`)) };
 }
 
 /**
@@ -56,7 +51,7 @@ test("until the reader touches it, a chapter page runs its page script and no is
   await page.waitForLoadState("networkidle");
   await page.waitForTimeout(1500);
   expect(scripts).toHaveLength(1);
-  expect(scripts[0]).toMatch(/^\/_astro\/Base\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/);
+  expect(scripts[0]).toMatch(PAGE_SCRIPT);
   expect(await asleep(page, "Navigator")).toBe(true);
   expect(await asleep(page, "Toasts")).toBe(true);
   // A reader who only reads never downloads the islands' files (issue 20: 2) ...
@@ -353,12 +348,7 @@ test("the rail shows the live list's chapters (a title renamed since the page wa
 });
 
 test("a reader who tabs into the scan before the page script has come wakes it all the same, once it comes (decision 0032)", async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/_astro\/Base\.astro_astro_type_script_index_0_lang\.[\w-]+\.js$/, async (route: Route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await hold(page, PAGE_SCRIPT);
   await page.goto("/assessment");
   // The skip link, then into the main column: the first answer (radios work without the island).
   await page.keyboard.press("Tab");

@@ -9,6 +9,7 @@
 import { expect, test } from "./page-test.ts";
 import type { Page } from "@playwright/test";
 import { loginAs } from "./fixtures.ts";
+import { hold } from "./hold.ts";
 import { asleep, awake, hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
 
 let chapters: ListedChapter[];
@@ -428,12 +429,7 @@ async function architectReader(page: Page): Promise<ListedChapter> {
 
 test("/ shows 'Take a Breath' while loading, then opens the first chapter of the level", async ({ page }) => {
   const first = await architectReader(page);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/api/chapters", async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await hold(page, "**/api/chapters");
   await page.goto("/");
   await expect(page.getByRole("status").filter({ hasText: "Take a Breath" })).toBeVisible();
   release();
@@ -464,12 +460,7 @@ test("/ retries a failed chapter list once after 1 s, and shows the list it then
 test("/ opens the selected level's first chapter for a member whose browser stored no sign-in, however late the session answers", async ({ page }) => {
   // (Signed in through the API: the browser holds the session cookie, and no stored sign-in.)
   const first = await architectReader(page);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/api/auth/session", async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await hold(page, "**/api/auth/session");
   // The chapter list comes first; the session, after it.
   const listed = page.waitForResponse("**/api/chapters");
   await page.goto("/");
