@@ -372,6 +372,10 @@ export function startPage(): void {
     },
     true,
   );
+  // A Note opened before this script came (decision 0032) woke nothing: what is typed in it is kept
+  // only once the Notebook island is up (issue 32), so it wakes now.
+  const opened = document.querySelector<HTMLElement>("[open]>[data-wake]");
+  if (opened) dispatchEvent(new Event(opened.dataset.wake!));
 
   // The meeting request on /in-person (src/components/MeetingRequestDialog.astro) is only logged
   // and cleared (SPEC.md section 4): its method="dialog" form closes the modal itself.

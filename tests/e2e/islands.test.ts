@@ -340,7 +340,9 @@ test("the rail shows the live list's chapters (a title renamed since the page wa
   await page.goto(`/${first!.slug}`);
   const rail = page.getByRole("navigation", { name: "Chapter rail" });
   await expect(rail.getByRole("link", { name: `01 ${rest[0]!.title}` })).toBeVisible();
-  // An anonymous reader's page fetches the list once the reader reaches for it: here a key.
+  // An anonymous reader's page fetches the list once the reader reaches for it: here a key, once
+  // the page script that listens for it has come (after the first paint: decision 0032).
+  await hydrated(page);
   await page.keyboard.press("Shift");
   await expect(rail.getByRole("link", { name: `01 ${renamed.title}` })).toBeVisible();
   await expect(rail.locator('[aria-current="page"]')).toHaveAttribute("href", `/${first!.slug}`);

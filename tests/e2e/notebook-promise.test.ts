@@ -33,6 +33,7 @@ import {
   startNotebook,
   write,
 } from "./notebook-fixtures.ts";
+import { hold, PAGE_SCRIPT } from "./hold.ts";
 import { hydrated } from "./reader-helpers.ts";
 
 // Keys are derived (PBKDF2, 600,000 iterations) several times a test: see notebook.test.ts.
@@ -107,6 +108,24 @@ test.describe("1. a note written before signing in is never lost", () => {
     await expect(note(page).status).toHaveText(SAVED, { timeout: 10_000 });
     await browserCopyGone(page);
     expect(await notebookDownload(page)).toContain(words);
+    await context.close();
+  });
+
+  test("at 390 px: a reader who opens a Note and writes before the page script has come keeps the words once it comes (decision 0032)", async ({ browser }) => {
+    const { context, page } = await newPage(browser, PHONE);
+    const chapter = await firstChapter(page);
+    const release = await hold(page, PAGE_SCRIPT);
+    await page.goto(`/${chapter.slug}`);
+    // The Note opens and takes words with no script.
+    await note(page).toggle.click();
+    const words = canary("early");
+    await note(page).box.fill(words);
+    expect(await page.evaluate(() => localStorage.getItem("notebook-local"))).toBeNull();
+    release();
+    // No other touch: the script that comes finds the Note open and wakes the notebook, which keeps them.
+    await expect(note(page).status).toHaveText(LOCAL_ONLY);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("notebook-local") ?? "")).toContain(words);
+    await expect(note(page).box).toHaveValue(words);
     await context.close();
   });
 
