@@ -349,6 +349,35 @@ test("the rail shows the live list's chapters (a title renamed since the page wa
   expect(await asleep(page, "Navigator")).toBe(true);
 });
 
+test("a tap on the menu before the page script has come opens and closes the drawer, the browser's way; the navigator takes it over once it comes (decision 0032)", async ({ page }) => {
+  const release = await hold(page, PAGE_SCRIPT);
+  await page.goto(`/${chapters[0]!.slug}`);
+  const menu = page.getByRole("button", { name: "Open the chapter list" });
+  const drawer = page.getByRole("dialog", { name: "Chapters" });
+  await menu.click();
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByTestId("drawer-list").getByRole("link").first()).toBeVisible();
+  await drawer.getByRole("button", { name: "Close the chapter list" }).click();
+  await expect(drawer).toBeHidden();
+  await menu.click();
+  await expect(drawer).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.hasAttribute("data-drawer-ready"))).toBe(false);
+  expect(await asleep(page, "Navigator")).toBe(true);
+  release();
+  // The focus the drawer took wakes the navigator, which finds it open.
+  await navigatorUp(page);
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole("button", { name: "Close the chapter list" }).click();
+  await expect(drawer).toBeHidden();
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(menu).toBeFocused();
+  // And opens it as ever.
+  await menu.click();
+  await expect(drawer).toBeVisible();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+});
+
 test("a reader who tabs into the scan before the page script has come wakes it all the same, once it comes (decision 0032)", async ({ page }) => {
   const release = await hold(page, PAGE_SCRIPT);
   await page.goto("/assessment");

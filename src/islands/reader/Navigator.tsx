@@ -193,7 +193,10 @@ export default function Navigator({ rail = false }: Props) {
     };
   }, [open]);
 
+  // (The menu's invoker command opens the drawer before this island and the page script are up;
+  // here the state does: the browser's own opening is cancelled.)
   const openDrawer = (event: MouseEvent<HTMLElement>) => {
+    event.preventDefault();
     opener.current = event.currentTarget;
     tips.leave();
     setOpen(true);
@@ -258,6 +261,9 @@ export default function Navigator({ rail = false }: Props) {
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls="chapter-drawer"
+        // A tap before the page script has come (decision 0032) opens it all the same, the browser's way.
+        commandfor="chapter-drawer"
+        command="show-modal"
         onClick={openDrawer}
         data-testid="menu-toggle"
       >
@@ -326,7 +332,12 @@ export default function Navigator({ rail = false }: Props) {
               type="button"
               className="rounded-sm p-2 hover:bg-[var(--color-line)]"
               aria-label="Close the chapter list"
-              onClick={() => setOpen(false)}
+              commandfor="chapter-drawer"
+              command="close"
+              onClick={(event) => {
+                event.preventDefault();
+                setOpen(false);
+              }}
             >
               <CloseIcon />
             </button>
