@@ -1,8 +1,9 @@
 /**
  * This checkout and another commit, built and started side by side for a bench that compares them
  * in one run (bench/tap.ts, bench/start.ts). The other commit is checked out in a git worktree
- * outside the project, with this checkout's node_modules (the two commits' dependencies must match
- * closely enough to build), and removed after, with both servers' data.
+ * outside the project, with this checkout's node_modules when the two lock files are the same, or
+ * its own installed from its lock file (a dependency one of them has left, as Pagefind left after
+ * e42f49c, would stop the other from building), and removed after, with both servers' data.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -15,9 +16,12 @@ export async function sideBySide<T>(base: string, run: (servers: { ours: Product
   const checkout = path.join(work, "base");
   const git = (...args: string[]) => execFileSync("git", ["-C", projectRoot, ...args], { stdio: "pipe" }).toString().trim();
   git("worktree", "add", "--detach", checkout, base);
-  fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(checkout, "node_modules"));
   const servers: ProductServer[] = [];
   try {
+    // (`npm install`, not `npm ci`: an older lock may hold this platform's packages only, which npm ci refuses.)
+    const lock = (root: string) => fs.readFileSync(path.join(root, "package-lock.json"), "utf8");
+    if (lock(checkout) === lock(projectRoot)) fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(checkout, "node_modules"));
+    else execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: checkout, stdio: "inherit" });
     const start = async (name: string, root: string) => {
       const server = await startProduct({ DATABASE_URL: "", DATA_DIR: path.join(work, `${name}-data`), SITE_DIR: path.join(work, `${name}-site`) }, 300_000, root);
       servers.push(server);
