@@ -16,7 +16,7 @@
  * Figures only, never asserted.
  */
 import type { Browser, BrowserContext, Page, Request } from "@playwright/test";
-import { PHONE } from "./first-tap.ts";
+import { PHONE, presentedAfterTap } from "./first-tap.ts";
 import { medianOf } from "./timing.ts";
 
 const PHONE_CONTEXT = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
@@ -41,17 +41,12 @@ async function networkQuiet(page: Page, quietMs: number, timeoutMs = 60_000): Pr
 }
 
 /**
- * The measuring hooks, in the page before its own scripts: the touch's time, the painted frame
- * with the drawer's list, and the painted frame with the whole list (`whole` links: a chapter page
+ * The measuring hooks, in the page before its own scripts (beside `presentedAfterTap`): the touch's
+ * time, the painted frame with the drawer's list, and the painted frame with the whole list (`whole` links: a chapter page
  * carries the chapters near its own, the rest comes when the reader reaches for it, decision 0029).
  */
 function instrumentDrawer(whole: number): void {
-  const w = window as unknown as { __tap?: number; __listed?: number; __painted?: number; __whole?: number; __presented?: number };
-  // The browser's own word (Event Timing, as INP counts; 8 ms steps): when the frame after the tap's events was presented.
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as PerformanceEventTiming[])
-      if (entry.interactionId && w.__tap !== undefined && entry.startTime >= w.__tap - 1) w.__presented = Math.max(w.__presented ?? 0, entry.startTime + entry.duration);
-  }).observe({ type: "event", buffered: true, durationThreshold: 16 } as PerformanceObserverInit);
+  const w = window as unknown as { __tap?: number; __listed?: number; __painted?: number; __whole?: number };
   const listed = () => {
     const drawer = document.querySelector<HTMLDialogElement>("dialog#chapter-drawer");
     if (!drawer?.open) return false;
@@ -121,6 +116,7 @@ export async function drawerTapOnce(browser: Browser, url: string, whole: number
   const context = await browser.newContext(PHONE_CONTEXT);
   try {
     const page = await phonePage(context);
+    await page.addInitScript(presentedAfterTap);
     await page.addInitScript(instrumentDrawer, whole);
     await page.goto(url, { waitUntil: "load", timeout: 120_000 });
     await networkQuiet(page, 1000);
