@@ -5,8 +5,8 @@
  * run (the island element defined, every handler added) then stood between the first response and
  * the first paint, and Lighthouse counted its request among the paint's. The build takes the tag
  * out and names the file on `<html data-script>` instead; the early script
- * (src/layouts/early-script.ts) imports it once the first contentful paint is presented. A browser without scripts loses nothing: it never
- * ran the page script.
+ * (src/layouts/early-script.ts) imports it once the first contentful paint is presented. A browser
+ * without scripts loses nothing: it never ran the page script.
  */
 import { PAGE_SCRIPT_ATTRIBUTE } from "../lib/page-signals.ts";
 

@@ -4,7 +4,7 @@
  * island takes over what the page script started. The island's files are held back on purpose
  * (page.route), so the touch surely lands first.
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { hold, PAGE_SCRIPT } from "./hold.ts";
 import { expect, test } from "./page-test.ts";
 import { asleep, hydrated, operatorChapters, type ListedChapter } from "./reader-helpers.ts";
@@ -38,6 +38,20 @@ function nextReadOfOpen(page: Page, value: boolean): Promise<void> {
       set: open.set,
     });
   }, value);
+}
+
+/**
+ * The navigator's own drawer, once it has taken over one opened before it was up: `close` closes
+ * it, the focus goes back to the menu, which says so, and opens it again as ever.
+ */
+async function islandOwnsDrawer(menu: Locator, drawer: Locator, close: () => Promise<void>): Promise<void> {
+  await close();
+  await expect(drawer).toBeHidden();
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(menu).toBeFocused();
+  await menu.click();
+  await expect(drawer).toBeVisible();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
 }
 
 const navigatorUp = (page: Page) => page.waitForFunction(() => !document.querySelector("astro-island[ssr] #chapter-drawer"), undefined, { timeout: 10_000 });
@@ -84,13 +98,7 @@ test("a tap on the menu before the navigator is up opens the drawer at once; the
   await expect(drawer).toBeVisible();
   await expect(drawer.getByRole("link", { name: chapters[0]!.title })).toHaveAttribute("aria-current", "page");
   // The island's own drawer now: Escape, the focus back on the menu, aria-expanded.
-  await page.keyboard.press("Escape");
-  await expect(drawer).toBeHidden();
-  await expect(toggle).toHaveAttribute("aria-expanded", "false");
-  await expect(toggle).toBeFocused();
-  await toggle.click();
-  await expect(drawer).toBeVisible();
-  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await islandOwnsDrawer(toggle, drawer, () => page.keyboard.press("Escape"));
 });
 
 test("a tap that lands while the navigator hydrates, after its first render, keeps the drawer open", async ({ page }) => {
@@ -368,14 +376,7 @@ test("a tap on the menu before the page script has come opens and closes the dra
   await navigatorUp(page);
   await expect(menu).toHaveAttribute("aria-expanded", "true");
   await expect(drawer).toBeVisible();
-  await drawer.getByRole("button", { name: "Close the chapter list" }).click();
-  await expect(drawer).toBeHidden();
-  await expect(menu).toHaveAttribute("aria-expanded", "false");
-  await expect(menu).toBeFocused();
-  // And opens it as ever.
-  await menu.click();
-  await expect(drawer).toBeVisible();
-  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await islandOwnsDrawer(menu, drawer, () => drawer.getByRole("button", { name: "Close the chapter list" }).click());
 });
 
 test("a reader who tabs into the scan before the page script has come wakes it all the same, once it comes (decision 0032)", async ({ page }) => {
