@@ -3,9 +3,11 @@
  * cache (isolate: false in vitest.config.ts), so what one file set for the whole process goes back
  * to how the worker started before the next file begins: the environment, the configuration and
  * the session key read from it, the `Netlify` global a function runtime leaves behind (the parity
- * test's Netlify Dev: with it, this code believes it runs on Netlify), and every stand-in a test
- * installs (clock, photo store, publisher, purge, site pages).
+ * test's Netlify Dev: with it, this code believes it runs on Netlify), vitest's own stand-ins (fake
+ * timers, stubbed globals and variables, spies) and every stand-in of ours a test installs (clock,
+ * photo store, publisher, purge, site pages).
  */
+import { vi } from "vitest";
 import { useAdminClock } from "../../src/server/admin/clock.ts";
 import { resetSessionKey } from "../../src/server/auth/secret.ts";
 import { useConfig } from "../../src/server/config.ts";
@@ -20,6 +22,11 @@ const started = (global[STARTED] ??= { ...process.env });
 for (const name of Object.keys(process.env)) if (!(name in started)) delete process.env[name];
 Object.assign(process.env, started);
 delete (globalThis as { Netlify?: unknown }).Netlify;
+
+vi.useRealTimers();
+vi.unstubAllGlobals();
+vi.unstubAllEnvs();
+vi.restoreAllMocks();
 
 useConfig(undefined);
 resetSessionKey();
