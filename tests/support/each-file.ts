@@ -17,8 +17,8 @@ import { useSitePages } from "../../src/server/pages/site-pages.ts";
 import { usePhotoStore } from "../../src/server/uploads/photo-store.ts";
 
 const STARTED = Symbol.for("system-book.tests.started-env");
-const global = globalThis as { [STARTED]?: Record<string, string | undefined> };
-const started = (global[STARTED] ??= { ...process.env });
+const kept = globalThis as { [STARTED]?: Record<string, string | undefined> };
+const started = (kept[STARTED] ??= { ...process.env });
 for (const name of Object.keys(process.env)) if (!(name in started)) delete process.env[name];
 Object.assign(process.env, started);
 delete (globalThis as { Netlify?: unknown }).Netlify;
